@@ -1,0 +1,18 @@
+// Package hooks is hookd's engine: it discovers hook handlers from config layers,
+// matches them against an event, runs them, reads each handler's output by the
+// rules of the active Profile and combines the results into one Result.
+//
+// The pipeline follows Codex's hooks crate, one file per stage:
+//
+//	config.go     hooks.json / [hooks] TOML → Hook values, with warnings
+//	discovery.go  which files are read, in which order, and the hook keys
+//	matcher.go    matcher groups against an event's match target
+//	engine.go     select → run (hooks/proc) → parse → combine
+//	output.go     exit code and stdout classification shared by all events
+//	event_*.go    what each event's output may hold and how results combine
+//
+// Everything that differs between agent hosts lives in a Profile value
+// (profile.go, codex.go); the engine itself never asks which host it serves.
+// The engine never imports the transport: calls it needs from the host are the
+// Host interface, which package rpc implements.
+package hooks

@@ -1,0 +1,76 @@
+package hooks
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// A Matcher decides whether a matcher group applies to an event's match target.
+type Matcher interface {
+	// Match reports whether any of the names matches. names is empty when the
+	// event input has no match target.
+	Match(names []string) bool
+}
+
+type matchAll struct{}
+
+func (matchAll) Match([]string) bool { return true }
+
+// exactSet matches names equal to one of its members.
+type exactSet []string
+
+func (s exactSet) Match(names []string) bool {
+	for _, n := range names {
+		for _, m := range s {
+			if n == m {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// regexMatcher is an unanchored search.
+type regexMatcher struct{ re *regexp.Regexp }
+
+func (r regexMatcher) Match(names []string) bool {
+	for _, n := range names {
+		if r.re.MatchString(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// MatchAll matches every target, and events with no target.
+var MatchAll Matcher = matchAll{}
+
+// CodexMatcher compiles a matcher the way Codex does: "", "*" match all; text of
+// only ASCII letters, digits, '_' and '|' is an exact, case-sensitive set split
+// on '|'; anything else is an unanchored RE2 search.
+func CodexMatcher(pattern string) (Matcher, error) {
+	if pattern == "" || pattern == "*" {
+		return MatchAll, nil
+	}
+	if isExactSet(pattern) {
+		return exactSet(strings.Split(pattern, "|")), nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("invalid matcher %q: %w", pattern, err)
+	}
+	return regexMatcher{re}, nil
+}
+
+func isExactSet(p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '|':
+		default:
+			return false
+		}
+	}
+	return true
+}

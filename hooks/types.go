@@ -1,0 +1,212 @@
+package hooks
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Layer names where a hook was configured.
+const (
+	LayerManaged = "managed"
+	LayerUser    = "user"
+	LayerProject = "project"
+	LayerPlugin  = "plugin"
+	LayerSession = "session"
+	LayerProfile = "profile"
+	LayerCLI     = "cli"
+)
+
+// Trust states of a hook.
+const (
+	TrustManaged   = "managed"
+	TrustTrusted   = "trusted"
+	TrustModified  = "modified"
+	TrustUntrusted = "untrusted"
+)
+
+// Handler types.
+const (
+	TypeCommand = "command"
+	TypeMCPTool = "mcp_tool"
+)
+
+// Source says where a hook was configured.
+type Source struct {
+	Layer  string `json:"layer"`
+	Path   string `json:"path"`
+	Plugin string `json:"plugin,omitempty"`
+}
+
+// Handler is one normalized handler: defaults applied, timeout clamped.
+type Handler struct {
+	Type           string `json:"type"`
+	Command        string `json:"command,omitempty"`
+	CommandWindows string `json:"commandWindows,omitempty"`
+	// Timeout is the effective timeout in seconds.
+	Timeout int  `json:"timeout"`
+	Async   bool `json:"async"`
+	// AsyncConfigured is what the file said; Async may be forced off.
+	AsyncConfigured bool    `json:"-"`
+	StatusMessage   *string `json:"statusMessage"`
+	// AdditionalContextLimit is nil when unset (the default 2500 applies).
+	AdditionalContextLimit *int            `json:"additionalContextLimit,omitempty"`
+	Server                 string          `json:"server,omitempty"`
+	Tool                   string          `json:"tool,omitempty"`
+	Input                  json.RawMessage `json:"input,omitempty"`
+}
+
+// Hook is one discovered handler with everything needed to match, run and list it.
+type Hook struct {
+	Key   string
+	Event string
+	// Matcher is the effective matcher text; HasMatcher is false when absent
+	// (or dropped because the event ignores matchers).
+	Matcher    string
+	HasMatcher bool
+	matcher    Matcher
+	Source     Source
+	Handler    Handler
+	// Order is the global display order: configuration order across sources.
+	Order int
+	// Env holds extra environment variables for the command (plugin variables).
+	Env map[string]string
+	// Hash is "sha256:<hex>" of the normalized hook (trust), empty until computed.
+	Hash    string
+	Trust   string
+	Enabled bool
+}
+
+// Warning is a discovery or run-time problem reported to the host.
+type Warning struct {
+	Source  string `json:"source"`
+	Message string `json:"message"`
+	Event   string `json:"event,omitempty"`
+	Group   *int   `json:"group,omitempty"`
+	Handler *int   `json:"handler,omitempty"`
+}
+
+// Status of one handler run.
+type Status string
+
+// Handler run statuses as reported in Result.Hooks.
+const (
+	StatusSucceeded Status = "succeeded"
+	StatusBlocked   Status = "blocked"
+	StatusFailed    Status = "failed"
+	StatusTimedOut  Status = "timedOut"
+	StatusCancelled Status = "cancelled"
+	StatusStarted   Status = "started"
+	// StatusStopped is internal: the handler asked to stop (continue:false).
+	// It is reported as succeeded.
+	StatusStopped Status = "stopped"
+)
+
+// RawResult is what running a handler produced, before the event rules read it.
+type RawResult struct {
+	// ExitCode is nil when the process had no exit status (signal, spawn error).
+	ExitCode *int
+	Stdout   string
+	Stderr   string
+	// Err is a spawn or wait error; TimedOut and Cancelled say why it ended.
+	Err       error
+	TimedOut  bool
+	Cancelled bool
+	// Timeout is the handler's timeout, for the error text.
+	Timeout time.Duration
+	// StdoutDropped and StderrDropped count bytes past the capture cap.
+	StdoutDropped int64
+	StderrDropped int64
+	Duration      time.Duration
+}
+
+// Outcome is one handler's result as read by its event's rules.
+type Outcome struct {
+	Hook   *Hook
+	Status Status
+	// Error says in one line why the handler failed.
+	Error string
+	Raw   RawResult
+	// Block: the handler blocked/denied; Reason is the block reason, deny
+	// message or continuation prompt fragment.
+	Block  bool
+	Reason string
+	// Stop: continue:false; StopReason is its stopReason.
+	Stop       bool
+	StopReason string
+	// Feedback replaces a tool result for the model (PostToolUse).
+	Feedback string
+	// Contexts are additionalContext texts; SystemMessage a user-visible warning.
+	Contexts      []string
+	SystemMessage string
+	// UpdatedInput is a rewritten tool input (PreToolUse allow).
+	UpdatedInput json.RawMessage
+	// Permission is "allow" or "deny" (PermissionRequest).
+	Permission string
+	// Finished orders completion: a higher number finished later.
+	Finished int
+}
+
+// Decisions in Result.Decision.
+const (
+	DecisionNone  = "none"
+	DecisionAllow = "allow"
+	DecisionDeny  = "deny"
+	DecisionBlock = "block"
+	DecisionAsk   = "ask"
+)
+
+// Result is the combined outcome of one event, in the shape hooks/run returns.
+type Result struct {
+	Event             string          `json:"event"`
+	Decision          string          `json:"decision"`
+	Reason            string          `json:"reason,omitempty"`
+	UpdatedInput      json.RawMessage `json:"updatedInput,omitempty"`
+	Permission        *Permission     `json:"permission,omitempty"`
+	Continue          bool            `json:"continue"`
+	StopReason        string          `json:"stopReason,omitempty"`
+	Feedback          string          `json:"feedback,omitempty"`
+	Continuation      string          `json:"continuation,omitempty"`
+	AdditionalContext []ContextEntry  `json:"additionalContext,omitempty"`
+	SystemMessages    []Message       `json:"systemMessages,omitempty"`
+	Hooks             []HookRun       `json:"hooks"`
+	Skipped           []Skip          `json:"skipped"`
+}
+
+// Permission is a PermissionRequest verdict.
+type Permission struct {
+	Behavior string `json:"behavior"`
+	Message  string `json:"message,omitempty"`
+}
+
+// ContextEntry is one additionalContext text for the model.
+type ContextEntry struct {
+	Hook    string `json:"hook"`
+	Text    string `json:"text"`
+	Spilled string `json:"spilled,omitempty"`
+	Bytes   int    `json:"bytes,omitempty"`
+}
+
+// Message is a text attributed to a hook.
+type Message struct {
+	Hook string `json:"hook"`
+	Text string `json:"text"`
+}
+
+// HookRun reports one handler's run.
+type HookRun struct {
+	Key           string  `json:"key"`
+	Status        Status  `json:"status"`
+	ExitCode      *int    `json:"exitCode"`
+	DurationMs    int64   `json:"durationMs"`
+	Error         *string `json:"error"`
+	Stderr        string  `json:"stderr,omitempty"`
+	Async         bool    `json:"async"`
+	StdoutDropped int64   `json:"stdoutDropped,omitempty"`
+	StderrDropped int64   `json:"stderrDropped,omitempty"`
+}
+
+// Skip names a hook that matched but did not run, and why.
+type Skip struct {
+	Key    string `json:"key"`
+	Reason string `json:"reason"`
+}
