@@ -1,0 +1,195 @@
+// Package client spawns hookd and drives it over JSON-RPC, for Go hosts and for
+// hookd's own end-to-end tests. It speaks LSP framing through the same library
+// hookd uses, and exposes notifications from hookd on a channel.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// Notification is a message hookd sent without an id (window/logMessage, ...).
+type Notification struct {
+	Method string
+	Params json.RawMessage
+}
+
+// Client is one running hookd process.
+type Client struct {
+	cmd  *exec.Cmd
+	conn *jsonrpc2.Conn
+
+	// Notifications receives hookd's notifications in arrival order. It is
+	// buffered; when a slow reader lets it fill, further notifications are
+	// dropped rather than blocking the connection.
+	Notifications chan Notification
+
+	// CallTool answers hookd's mcp/callTool requests. Nil answers with an error.
+	CallTool func(ctx context.Context, params json.RawMessage) (any, error)
+
+	seq      atomic.Uint64
+	waitOnce sync.Once
+	waitErr  error
+	exitCode int
+}
+
+// Start spawns the hookd binary at path with args (for example "serve") and
+// connects to its stdin and stdout. hookd's stderr goes to stderr (nil: discarded).
+func Start(ctx context.Context, path string, stderr io.Writer, args ...string) (*Client, error) {
+	cmd := exec.Command(path, args...)
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start hookd: %w", err)
+	}
+	c := &Client{cmd: cmd, Notifications: make(chan Notification, 1024)}
+	stream := jsonrpc2.NewBufferedStream(pipe{stdout, stdin}, jsonrpc2.VSCodeObjectCodec{})
+	c.conn = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.AsyncHandler(handler{c}))
+	return c, nil
+}
+
+// Pid returns hookd's process id.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
+
+// Call sends a request and decodes its result into result (may be nil).
+// Cancelling ctx sends $/cancelRequest and still waits for hookd's answer, as
+// LSP clients do; the answer is then a -32800 error.
+func (c *Client) Call(ctx context.Context, method string, params, result any) error {
+	// Ids are ours (not the library's) so a cancel can name the request.
+	id := jsonrpc2.ID{Num: c.seq.Add(1)}
+	w, err := c.conn.DispatchCall(context.Background(), method, params, jsonrpc2.PickID(id))
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- w.Wait(context.Background(), result) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		_ = c.conn.Notify(context.Background(), "$/cancelRequest", map[string]any{"id": id})
+		return <-done
+	}
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(method string, params any) error {
+	return c.conn.Notify(context.Background(), method, params)
+}
+
+// Initialize sends initialize and returns its result.
+func (c *Client) Initialize(ctx context.Context, params any) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := c.Call(ctx, "initialize", params, &res)
+	if err == nil {
+		err = c.Notify("initialized", map[string]any{})
+	}
+	return res, err
+}
+
+// Run sends hooks/run for event with input and returns the raw result.
+func (c *Client) Run(ctx context.Context, event string, input any) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := c.Call(ctx, "hooks/run", map[string]any{"event": event, "input": input}, &res)
+	return res, err
+}
+
+// Close shuts hookd down (shutdown, then exit) and waits for it to exit. It
+// returns hookd's exit code.
+func (c *Client) Close(ctx context.Context) (int, error) {
+	if err := c.Call(ctx, "shutdown", nil, nil); err != nil {
+		c.Kill()
+		return -1, fmt.Errorf("shutdown: %w", err)
+	}
+	_ = c.Notify("exit", nil)
+	return c.Wait()
+}
+
+// Wait waits for hookd to exit and returns its exit code.
+func (c *Client) Wait() (int, error) {
+	c.waitOnce.Do(func() {
+		err := c.cmd.Wait()
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			c.exitCode = 0
+		case errors.As(err, &ee):
+			c.exitCode = ee.ExitCode()
+		default:
+			c.exitCode, c.waitErr = -1, err
+		}
+		c.conn.Close()
+	})
+	return c.exitCode, c.waitErr
+}
+
+// Kill ends hookd at once.
+func (c *Client) Kill() {
+	_ = c.cmd.Process.Signal(os.Kill)
+	_, _ = c.Wait()
+}
+
+type handler struct{ c *Client }
+
+func (h handler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	var params json.RawMessage
+	if req.Params != nil {
+		params = *req.Params
+	}
+	if req.Notif {
+		select {
+		case h.c.Notifications <- Notification{Method: req.Method, Params: params}:
+		default:
+		}
+		return
+	}
+	if req.Method == "mcp/callTool" && h.c.CallTool != nil {
+		res, err := h.c.CallTool(ctx, params)
+		if err != nil {
+			var je *jsonrpc2.Error
+			if !errors.As(err, &je) {
+				je = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
+			}
+			_ = conn.ReplyWithError(ctx, req.ID, je)
+			return
+		}
+		_ = conn.Reply(ctx, req.ID, res)
+		return
+	}
+	_ = conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "client does not handle " + req.Method})
+}
+
+// pipe joins hookd's stdout (read) and stdin (write).
+type pipe struct {
+	r io.ReadCloser
+	w io.WriteCloser
+}
+
+func (p pipe) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipe) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipe) Close() error {
+	err := p.w.Close()
+	if rerr := p.r.Close(); err == nil {
+		err = rerr
+	}
+	return err
+}

@@ -1,0 +1,166 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File names inside a layer folder (user or project).
+const (
+	hooksJSONName  = "hooks.json"
+	configTOMLName = "config.toml"
+)
+
+// DiscoverOptions says where to look for hooks.
+type DiscoverOptions struct {
+	Home           string // profile user folder; "" = $<p.HomeEnv> or ~/<p.HomeDir>
+	ProjectRoot    string // "" = no project layer
+	ProjectTrusted bool
+	SessionHooks   []byte // inline {Event: [group...]} from the host, may be nil
+}
+
+// Discover loads every source in order (user hooks.json, user config.toml [hooks], trusted project
+// .codex/hooks.json, project config.toml [hooks], session hooks) and numbers hooks in display order.
+// All sources load together: a later layer adds to the hooks of an earlier one, never replaces them.
+// A problem in one source is a warning and never stops the others from loading.
+func Discover(p *Profile, opts DiscoverOptions) ([]*Hook, []Warning) {
+	var d discoveryRun
+	home := ResolveHome(p, opts.Home)
+	switch {
+	case home != "":
+		d.layer(p, home, LayerUser)
+	case p.HomeEnv != "" || p.HomeDir != "":
+		d.warns = append(d.warns, Warning{Message: fmt.Sprintf(
+			"skipping user hooks: cannot find the user folder (set $%s or $HOME)", p.HomeEnv)})
+	}
+	// An untrusted project must not get to run code, so its folder is not even
+	// read: its hooks would only be listed, and listing needs trust too.
+	if opts.ProjectTrusted && opts.ProjectRoot != "" && p.ProjectDir != "" {
+		dir := filepath.Join(discAbsClean(opts.ProjectRoot), p.ProjectDir)
+		// Running inside the home folder makes the project folder the user
+		// folder; reading it twice would double every hook.
+		if home == "" || !discSameDir(dir, home) {
+			d.layer(p, dir, LayerProject)
+		}
+	}
+	if len(opts.SessionHooks) > 0 {
+		hooks, warns := ParseHooksValue(p, opts.SessionHooks, Source{Layer: LayerSession, Path: "session"}, "session")
+		d.add(hooks, warns)
+	}
+	for i, h := range d.hooks {
+		h.Order = i
+	}
+	return d.hooks, d.warns
+}
+
+// ResolveHome returns the profile's user folder for opts.Home: home itself when
+// set, else $<p.HomeEnv>, else <user home>/<p.HomeDir>. It returns "" when none
+// can be found. The result is absolute so that hook keys built from it are
+// stable whatever the working directory.
+func ResolveHome(p *Profile, home string) string {
+	if home != "" {
+		return discAbsClean(home)
+	}
+	if p.HomeEnv != "" {
+		if v := os.Getenv(p.HomeEnv); v != "" {
+			return discAbsClean(v)
+		}
+	}
+	if p.HomeDir == "" {
+		return ""
+	}
+	uh, err := os.UserHomeDir()
+	if err != nil || uh == "" {
+		return ""
+	}
+	return filepath.Join(discAbsClean(uh), p.HomeDir)
+}
+
+// FindProjectRoot returns the nearest ancestor of cwd containing .git (a dir or a file), else cwd.
+// A .git file marks a linked worktree or a submodule, which is a project root too.
+func FindProjectRoot(cwd string) string {
+	start := discAbsClean(cwd)
+	for dir := start; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return start
+		}
+		dir = parent
+	}
+}
+
+type discoveryRun struct {
+	hooks []*Hook
+	warns []Warning
+}
+
+func (d *discoveryRun) add(hooks []*Hook, warns []Warning) {
+	d.hooks = append(d.hooks, hooks...)
+	d.warns = append(d.warns, warns...)
+}
+
+// layer loads one config folder: hooks.json first, then [hooks] in config.toml.
+func (d *discoveryRun) layer(p *Profile, dir, layer string) {
+	jsonPath := filepath.Join(dir, hooksJSONName)
+	tomlPath := filepath.Join(dir, configTOMLName)
+	var jsonUsed, tomlUsed bool
+	if data, ok := d.read(jsonPath); ok {
+		w := parseHooksJSON(p, data, Source{Layer: layer, Path: jsonPath}, jsonPath)
+		d.add(w.hooks, w.warns)
+		jsonUsed = w.nonEmpty
+	}
+	if data, ok := d.read(tomlPath); ok {
+		w := parseHooksTOML(p, data, Source{Layer: layer, Path: tomlPath}, tomlPath)
+		d.add(w.hooks, w.warns)
+		tomlUsed = w.nonEmpty
+	}
+	if jsonUsed && tomlUsed {
+		d.warns = append(d.warns, Warning{Source: dir, Message: fmt.Sprintf(
+			"loading hooks from both %s and %s; prefer a single representation for this layer", jsonPath, tomlPath)})
+	}
+}
+
+// read returns a file's content. A missing file is the normal case and says
+// nothing; any other failure is a warning so a broken setup is not silent.
+func (d *discoveryRun) read(path string) ([]byte, bool) {
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		return data, true
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false
+	default:
+		d.warns = append(d.warns, Warning{Source: path,
+			Message: fmt.Sprintf("failed to read hooks config %s: %v", path, err)})
+		return nil, false
+	}
+}
+
+func discAbsClean(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
+}
+
+// discSameDir reports whether a and b name one folder, through symlinks too.
+func discSameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	if err != nil {
+		return false
+	}
+	return os.SameFile(ai, bi)
+}

@@ -1,0 +1,484 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	json "github.com/goccy/go-json"
+	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks/proc"
+)
+
+// Session is what hookd knows about the agent session; it fills the common
+// fields of every hook input.
+type Session struct {
+	ID             string
+	Cwd            string
+	TranscriptPath string
+	Model          string
+	PermissionMode string
+}
+
+// Options configure an Engine.
+type Options struct {
+	Profile  *Profile
+	Session  Session
+	Discover DiscoverOptions
+	// BypassTrust runs enabled hooks that are not trusted, for this process only.
+	BypassTrust bool
+	// MaxOutput caps the bytes kept per handler stream (0: proc's default).
+	MaxOutput int
+	// IOGrace is how long a handler's children may hold its output pipes after
+	// it exits (0: proc's default).
+	IOGrace time.Duration
+	Logger  *slog.Logger
+}
+
+// Engine discovers hooks and runs them for events. It is safe for concurrent
+// use: runs proceed in parallel and Reload swaps the hook set atomically.
+type Engine struct {
+	opts    Options
+	profile *Profile
+	log     *slog.Logger
+	env     []string // environment snapshot taken when the engine was built
+
+	mu       sync.RWMutex
+	hooks    []*Hook
+	warnings []Warning
+
+	finished atomic.Int64 // completion counter for "last completed" rules
+
+	// Async handlers belong to the engine, not to the request that started
+	// them: bgCtx ends them on Close.
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	bg       sync.WaitGroup
+}
+
+// ErrUnknownEvent is returned by Run for an event the profile does not know.
+var ErrUnknownEvent = errors.New("unknown event")
+
+// ParamError is a problem with the caller's arguments; Field names the field.
+type ParamError struct {
+	Field string
+	Msg   string
+}
+
+func (e *ParamError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Msg) }
+
+// New builds an engine. Call Load to discover hooks.
+func New(opts Options) *Engine {
+	if opts.Profile == nil {
+		opts.Profile = Codex
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Session.Cwd == "" {
+		opts.Session.Cwd, _ = os.Getwd()
+	}
+	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: scrubEnv(os.Environ())}
+	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
+	return e
+}
+
+// Close kills background handlers and waits for them to end.
+func (e *Engine) Close() {
+	e.bgCancel()
+	e.bg.Wait()
+}
+
+// Profile returns the engine's profile.
+func (e *Engine) Profile() *Profile { return e.profile }
+
+// Session returns the session the engine fills inputs from.
+func (e *Engine) Session() Session { return e.opts.Session }
+
+// Summary counts discovered hooks.
+type Summary struct {
+	Installed int `json:"installed"`
+	Runnable  int `json:"runnable"`
+	Warnings  int `json:"warnings"`
+}
+
+// Load discovers hooks again and replaces the engine's hook set.
+func (e *Engine) Load() Summary {
+	hooks, warnings := Discover(e.profile, e.opts.Discover)
+	e.mu.Lock()
+	e.hooks, e.warnings = hooks, warnings
+	e.mu.Unlock()
+	return e.summary(hooks, warnings)
+}
+
+func (e *Engine) summary(hooks []*Hook, warnings []Warning) Summary {
+	s := Summary{Installed: len(hooks), Warnings: len(warnings)}
+	for _, h := range hooks {
+		if e.skipReason(h) == "" {
+			s.Runnable++
+		}
+	}
+	return s
+}
+
+// Summary counts the current hook set.
+func (e *Engine) Summary() Summary {
+	hooks, warnings := e.snapshot()
+	return e.summary(hooks, warnings)
+}
+
+func (e *Engine) snapshot() ([]*Hook, []Warning) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.hooks, e.warnings
+}
+
+// HookInfo is one hook as hooks/list shows it.
+type HookInfo struct {
+	Key      string  `json:"key"`
+	Event    string  `json:"event"`
+	Matcher  *string `json:"matcher"`
+	Source   Source  `json:"source"`
+	Handler  Handler `json:"handler"`
+	Hash     string  `json:"hash,omitempty"`
+	Trust    string  `json:"trust"`
+	Enabled  bool    `json:"enabled"`
+	Runnable bool    `json:"runnable"`
+	// Bypassed is true when the hook runs only because trust is bypassed.
+	Bypassed bool `json:"bypassed,omitempty"`
+}
+
+// List returns the hooks of one event (all when event is ""), in display
+// order, and the discovery warnings.
+func (e *Engine) List(event string) ([]HookInfo, []Warning) {
+	hooks, warnings := e.snapshot()
+	out := []HookInfo{}
+	for _, h := range hooks {
+		if event != "" && h.Event != event {
+			continue
+		}
+		info := HookInfo{Key: h.Key, Event: h.Event, Source: h.Source, Handler: h.Handler,
+			Hash: h.Hash, Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == ""}
+		if h.HasMatcher {
+			m := h.Matcher
+			info.Matcher = &m
+		}
+		info.Bypassed = info.Runnable && e.opts.BypassTrust && !trusted(h)
+		out = append(out, info)
+	}
+	if warnings == nil {
+		warnings = []Warning{}
+	}
+	return out, warnings
+}
+
+func trusted(h *Hook) bool { return h.Trust == TrustManaged || h.Trust == TrustTrusted }
+
+// skipReason says why a hook would not run, or "" when it runs.
+func (e *Engine) skipReason(h *Hook) string {
+	switch {
+	case !h.Enabled:
+		return "disabled"
+	case trusted(h) || e.opts.BypassTrust || !e.profile.Trust:
+		return ""
+	case h.Trust == TrustModified:
+		return "modified"
+	default:
+		return "untrusted"
+	}
+}
+
+// Run runs the hooks that match one event and combines their results. input
+// holds the event's own fields (a JSON object); turnID fills turn_id. It
+// returns ctx's error when ctx ends before the handlers finish (their processes
+// are killed).
+func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID string) (*Result, error) {
+	ev := e.profile.Event(event)
+	if ev == nil {
+		return nil, &ParamError{Field: "event", Msg: fmt.Sprintf("%v %q (known: %s)", ErrUnknownEvent, event, strings.Join(e.profile.EventNames(), ", "))}
+	}
+	if len(input) == 0 {
+		input = []byte("{}")
+	}
+	if in := gjson.ParseBytes(input); !in.IsObject() {
+		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
+	}
+	stdin := e.buildInput(ev, input, turnID)
+	targets, _ := ev.MatchTargets(e.profile, input)
+
+	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}}
+	hooks, _ := e.snapshot()
+	var run []*Hook
+	for _, h := range hooks {
+		if h.Event != ev.Name || !e.selects(ev, h, targets) {
+			continue
+		}
+		if why := e.skipReason(h); why != "" {
+			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: why})
+			continue
+		}
+		run = append(run, h)
+	}
+
+	outs := make([]Outcome, len(run))
+	var wg sync.WaitGroup
+	for i, h := range run {
+		if h.Handler.Async && !ev.ForceSync {
+			outs[i] = Outcome{Hook: h, Status: StatusStarted}
+			e.startAsync(ev, h, stdin)
+			continue
+		}
+		if e.profile.Serial {
+			outs[i] = e.runOne(ctx, ev, h, stdin)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = e.runOne(ctx, ev, h, stdin)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	var syncOuts []Outcome
+	for _, o := range outs {
+		if o.Status != StatusStarted {
+			syncOuts = append(syncOuts, o)
+		}
+	}
+	checkUpdatedInput(ev, gjson.GetBytes(stdin, "tool_name").Str, syncOuts)
+	if ev.Combine != nil {
+		ev.Combine(res, syncOuts)
+	}
+	// Report in configuration order, with the checked sync outcomes.
+	j := 0
+	for _, o := range outs {
+		if o.Status != StatusStarted {
+			o = syncOuts[j]
+			j++
+		}
+		res.Hooks = append(res.Hooks, hookRun(o))
+	}
+	return res, nil
+}
+
+// selects reports whether h's matcher accepts the event's targets. Events
+// without a match field ignore matchers.
+func (e *Engine) selects(ev *EventRules, h *Hook, targets []string) bool {
+	if ev.MatchField == "" || h.matcher == nil {
+		return true
+	}
+	return h.matcher.Match(targets)
+}
+
+func hookRun(o Outcome) HookRun {
+	r := HookRun{Key: o.Hook.Key, Status: o.Status, ExitCode: o.Raw.ExitCode,
+		DurationMs: o.Raw.Duration.Milliseconds(), Stderr: o.Raw.Stderr, Async: o.Status == StatusStarted,
+		StdoutDropped: o.Raw.StdoutDropped, StderrDropped: o.Raw.StderrDropped}
+	if r.Status == StatusStopped {
+		r.Status = StatusSucceeded
+	}
+	if o.Error != "" {
+		msg := o.Error
+		r.Error = &msg
+	}
+	return r
+}
+
+// runOne runs one handler to completion and reads its output.
+func (e *Engine) runOne(ctx context.Context, ev *EventRules, h *Hook, stdin []byte) Outcome {
+	raw := e.execute(ctx, h, stdin)
+	var o Outcome
+	if ev.Parse != nil {
+		o = ev.Parse(raw, false)
+	} else {
+		o = Outcome{Status: StatusSucceeded}
+	}
+	o.Hook, o.Raw = h, raw
+	o.Finished = int(e.finished.Add(1))
+	return o
+}
+
+// startAsync runs an async handler in the background. Its result only carries
+// context and messages, which are delivered later; it never changes this
+// event's outcome.
+func (e *Engine) startAsync(ev *EventRules, h *Hook, stdin []byte) {
+	e.bg.Add(1)
+	go func() {
+		defer e.bg.Done()
+		raw := e.execute(e.bgCtx, h, stdin)
+		if ev.Parse != nil {
+			o := ev.Parse(raw, true)
+			e.log.Info("async hook finished", "hook", h.Key, "status", o.Status, "error", o.Error)
+		}
+	}()
+}
+
+// execute runs the handler's process (or, for mcp_tool, asks the host).
+func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
+	timeout := time.Duration(h.Handler.Timeout) * time.Second
+	if h.Handler.Type != TypeCommand {
+		return RawResult{Err: fmt.Errorf("%s handlers are not supported by this build", h.Handler.Type), Timeout: timeout}
+	}
+	script := h.Handler.Command
+	if runtime.GOOS == "windows" && h.Handler.CommandWindows != "" {
+		script = h.Handler.CommandWindows
+	}
+	env := e.env
+	if len(h.Env) > 0 {
+		env = append(append([]string(nil), e.env...), envList(h.Env)...)
+	}
+	r := proc.Run(ctx, proc.Command{
+		Script:    script,
+		Dir:       e.opts.Session.Cwd,
+		Env:       env,
+		Stdin:     stdin,
+		Timeout:   timeout,
+		KillGrace: e.profile.KillGrace,
+		MaxOutput: e.opts.MaxOutput,
+		IOGrace:   e.opts.IOGrace,
+	})
+	raw := RawResult{Stdout: string(r.Stdout), Stderr: string(r.Stderr), Err: r.Err,
+		TimedOut: r.TimedOut, Cancelled: r.Cancelled, Timeout: timeout,
+		StdoutDropped: r.StdoutDropped, StderrDropped: r.StderrDropped, Duration: r.Duration}
+	if r.Exited {
+		code := r.ExitCode
+		raw.ExitCode = &code
+	}
+	return raw
+}
+
+func envList(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// scrubbed are removed from the hook environment, as Codex does: they are the
+// agent's own credentials, not the hook's.
+var scrubbed = []string{"CODEX_EXEC_SERVER_NOISE_AUTH_TOKEN", "NODE_REPL_AUTH_TOKEN",
+	"OPENAI_FEDERATION_RULE_ID", "OPENAI_IDENTITY_TOKEN_FILE", "OPENAI_WORKLOAD_IDENTITY_CONTEXT"}
+
+func scrubEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, s := range scrubbed {
+			if strings.EqualFold(name, s) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// buildInput writes the stdin JSON: the event's fields in the host's order,
+// taken from the request's input or else from the session, then any other
+// input fields as given. hook_event_name is always the event.
+func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte {
+	in := gjson.ParseBytes(input)
+	s := e.opts.Session
+	buf := make([]byte, 0, len(input)+256)
+	buf = append(buf, '{')
+	seen := make(map[string]bool, len(ev.InputFields))
+	add := func(k string, raw []byte) {
+		if len(buf) > 1 {
+			buf = append(buf, ',')
+		}
+		kb, _ := json.Marshal(k)
+		buf = append(buf, kb...)
+		buf = append(buf, ':')
+		buf = append(buf, raw...)
+	}
+	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
+	for _, f := range ev.InputFields {
+		seen[f] = true
+		if f == "hook_event_name" {
+			add(f, str(ev.Name))
+			continue
+		}
+		if v := in.Get(gjson.Escape(f)); v.Exists() {
+			if f == "tool_name" && v.Type == gjson.String && e.profile.CanonicalTool != nil {
+				add(f, str(e.profile.CanonicalTool(v.Str)))
+				continue
+			}
+			add(f, []byte(v.Raw))
+			continue
+		}
+		switch f {
+		case "session_id":
+			add(f, str(s.ID))
+		case "cwd":
+			add(f, str(s.Cwd))
+		case "transcript_path":
+			if s.TranscriptPath == "" {
+				add(f, []byte("null"))
+			} else {
+				add(f, str(s.TranscriptPath))
+			}
+		case "model":
+			if s.Model != "" {
+				add(f, str(s.Model))
+			}
+		case "permission_mode":
+			pm := s.PermissionMode
+			if pm == "" {
+				pm = "default"
+			}
+			add(f, str(pm))
+		case "turn_id":
+			if turnID != "" {
+				add(f, str(turnID))
+			}
+		case "last_assistant_message":
+			add(f, []byte("null"))
+		case "stop_hook_active":
+			add(f, []byte("false"))
+		}
+	}
+	in.ForEach(func(k, v gjson.Result) bool {
+		if !seen[k.Str] {
+			seen[k.Str] = true
+			add(k.Str, []byte(v.Raw))
+		}
+		return true
+	})
+	return append(buf, '}')
+}
+
+// checkUpdatedInput fails PreToolUse rewrites whose shape the tool cannot take:
+// shell and apply_patch inputs must be objects with a string command.
+func checkUpdatedInput(ev *EventRules, tool string, outs []Outcome) {
+	if ev.Name != "PreToolUse" || (tool != "Bash" && tool != "apply_patch") {
+		return
+	}
+	for i := range outs {
+		o := &outs[i]
+		if o.UpdatedInput == nil {
+			continue
+		}
+		if gjson.GetBytes(o.UpdatedInput, "command").Type != gjson.String || !gjson.ParseBytes(o.UpdatedInput).IsObject() {
+			o.Status = StatusFailed
+			o.Error = fmt.Sprintf("hook returned invalid pre-tool-use JSON output: updatedInput for %s must be an object with a string \"command\"", tool)
+			o.UpdatedInput = nil
+		}
+	}
+}

@@ -1,0 +1,441 @@
+// Package proc runs one hook handler: a shell command with a stdin payload,
+// bounded output capture, a timeout, and cleanup of what the command leaves
+// behind.
+//
+// Hooks are arbitrary user scripts, so every way a child process can misbehave
+// has to end in a Result rather than a hung or crashed host:
+//
+//   - A hook that ignores its stdin must still be heard: a broken pipe while
+//     writing the payload is expected, not an error (Codex has a 1 MiB test).
+//   - A hook that prints gigabytes must not grow memory: each stream keeps a
+//     prefix and the rest is counted and handed to Command.Overflow.
+//   - A hook that times out, or whose caller gives up, is stopped together with
+//     everything it started: on POSIX it leads its own process group and the
+//     whole group is signalled, SIGTERM first, SIGKILL after Command.KillGrace.
+//   - A hook that exits but leaves a background child holding its stdout or
+//     stderr must not hold the caller hostage: after Command.IOGrace the pipes
+//     are closed and that group is killed.
+//   - A hook that exits normally and whose helpers let go of the pipes keeps
+//     its helpers: like Codex, a clean exit never kills the group, so hooks may
+//     start detached daemons that redirect their output.
+//
+// The process plumbing is os/exec's own: Cmd.Cancel sends the hard kill and
+// Cmd.WaitDelay bounds the wait for pipes, so there is no polling anywhere.
+package proc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// Defaults applied by Run when the Command leaves a field at zero.
+const (
+	DefaultMaxOutput = 4 << 20
+	DefaultIOGrace   = 250 * time.Millisecond
+)
+
+const (
+	// firstChunk is the first capacity given to a stream's kept buffer. Most
+	// hooks print a line of JSON or nothing, so starting small keeps Run cheap;
+	// the buffer doubles from there, never beyond MaxOutput.
+	firstChunk = 2 << 10
+	// scratchSize is the read size once a stream is past MaxOutput: large
+	// enough to drain a fast writer in few syscalls, small enough to be noise.
+	scratchSize = 32 << 10
+)
+
+// errTimeout is the cause attached to the Timeout context, so that Run can tell
+// its own deadline from the caller's cancellation (or the caller's deadline).
+var errTimeout = errors.New("hook timeout")
+
+// Command describes one handler process.
+type Command struct {
+	// Shell is the argv prefix; Script is appended as the last argument.
+	// Empty means DefaultShell().
+	Shell  []string
+	Script string
+	// Dir is the working directory; empty means the current one.
+	Dir string
+	// Env is the full environment of the process; nil means os.Environ().
+	Env []string
+	// Stdin is written once and then stdin is closed. A hook that exits without
+	// reading it is not an error. Empty: the hook reads from the null device.
+	Stdin []byte
+	// Timeout bounds the whole run, output included; <= 0 means none.
+	Timeout time.Duration
+	// KillGrace is how long a hook has between SIGTERM and SIGKILL after a
+	// timeout or cancellation; <= 0 means SIGKILL at once. Windows has no
+	// SIGTERM, so the process is always killed at once there.
+	KillGrace time.Duration
+	// MaxOutput is the number of bytes kept per stream (stdout, stderr); the
+	// rest is counted and passed to Overflow. <= 0 means DefaultMaxOutput.
+	MaxOutput int
+	// IOGrace is how long Run waits, once the shell has exited (or been
+	// killed), for other processes to release its stdout and stderr.
+	// <= 0 means DefaultIOGrace.
+	IOGrace time.Duration
+	// Overflow, if set, receives the bytes of each stream past MaxOutput, in
+	// order, so that a caller can spill them to a file. stream is "stdout" or
+	// "stderr". Calls are serialised across both streams and all happen before
+	// Run returns; p is only valid during the call. A panic in Overflow is
+	// reported in Result.Err and stops further calls; the output is still
+	// drained and counted.
+	Overflow func(stream string, p []byte)
+}
+
+// Result is what became of one Command. A timeout, a cancellation, a non-zero
+// exit and death by a signal are outcomes, not errors: Err is reserved for
+// failures of the machinery.
+type Result struct {
+	// ExitCode is the shell's exit status; valid when Exited, -1 otherwise.
+	ExitCode int
+	// Exited is false when the shell was killed by a signal or never started.
+	Exited bool
+	// Stdout and Stderr hold at most MaxOutput bytes each (nil when empty).
+	Stdout, Stderr []byte
+	// StdoutDropped and StderrDropped count the bytes past MaxOutput.
+	StdoutDropped, StderrDropped int64
+	// TimedOut reports that Command.Timeout expired before the hook finished
+	// (exited and released its output).
+	TimedOut bool
+	// Cancelled reports that ctx ended (cancelled or past its own deadline)
+	// before the hook finished, or before it could start.
+	Cancelled bool
+	// Err is a spawn error, a stdin write error other than a broken pipe, a
+	// wait or read error, or a panic in Overflow. It is nil on a normal exit
+	// of any code, and on a timeout or cancellation once the hook has started.
+	Err error
+	// Duration is the wall time Run took.
+	Duration time.Duration
+}
+
+// Run starts c, feeds it c.Stdin, captures its output and waits until it has
+// exited and released its output, or until Command.IOGrace after that.
+//
+// Every goroutine Run starts has finished when it returns, and so has every
+// process that still held the hook's stdout or stderr, or belonged to its
+// process group after a timeout or cancellation. Helpers that redirected their
+// output and outlive a normal exit are left running on purpose.
+//
+// Run never panics; an unexpected one is turned into Result.Err.
+func Run(ctx context.Context, c Command) (res Result) {
+	start := time.Now()
+	res.ExitCode = -1
+	defer func() {
+		if p := recover(); p != nil {
+			res.Err = fmt.Errorf("proc: internal panic: %v", p)
+		}
+		res.Duration = time.Since(start)
+	}()
+
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Err() != nil {
+		res.Cancelled = true
+		res.Err = fmt.Errorf("hook not started: %w", context.Cause(ctx))
+		return res
+	}
+
+	shell := c.Shell
+	if len(shell) == 0 {
+		shell = DefaultShell()
+	}
+	argv := make([]string, 0, len(shell)+1)
+	argv = append(append(argv, shell...), c.Script)
+
+	maxOut := c.MaxOutput
+	if maxOut <= 0 {
+		maxOut = DefaultMaxOutput
+	}
+	ioGrace := c.IOGrace
+	if ioGrace <= 0 {
+		ioGrace = DefaultIOGrace
+	}
+
+	// exec.Cmd's context is not the caller's: it is cancelled only when the
+	// hook is to be SIGKILLed, which may come KillGrace after the caller's
+	// context ended. Tying the Cmd to ctx directly would make WaitDelay start
+	// at the SIGTERM and kill the shell IOGrace later, cutting the grace short.
+	killCtx, hardKill := context.WithCancel(context.Background())
+	defer hardKill()
+
+	cmd := exec.CommandContext(killCtx, argv[0], argv[1:]...)
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	cmd.WaitDelay = 0
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	configure(cmd, argv)
+
+	sink := &overflowSink{fn: c.Overflow}
+	stdout := &capture{stream: "stdout", max: maxOut, sink: sink}
+	stderr := &capture{stream: "stderr", max: maxOut, sink: sink}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+
+	var stdin io.WriteCloser
+	if len(c.Stdin) > 0 {
+		w, err := cmd.StdinPipe()
+		if err != nil {
+			res.Err = fmt.Errorf("hook stdin: %w", err)
+			return res
+		}
+		stdin = w
+	}
+
+	runCtx, stopTimeout := ctx, context.CancelFunc(func() {})
+	if c.Timeout > 0 {
+		runCtx, stopTimeout = context.WithTimeoutCause(ctx, c.Timeout, errTimeout)
+	}
+	defer stopTimeout()
+
+	if err := cmd.Start(); err != nil {
+		res.Err = fmt.Errorf("start hook: %w", err)
+		return res
+	}
+
+	stdinErr := make(chan error, 1)
+	if stdin == nil {
+		stdinErr <- nil
+	} else {
+		go func() {
+			err := writeStdin(stdin, c.Stdin)
+			if err != nil {
+				// Like Codex: a hook that got a truncated payload for any
+				// reason other than not wanting it must not act on it.
+				hardKill()
+			}
+			stdinErr <- err
+		}()
+	}
+
+	// The watcher turns the end of runCtx into SIGTERM, then SIGKILL after the
+	// grace. exited tells it to stand down once Wait has returned.
+	exited := make(chan struct{})
+	watchDone := make(chan struct{})
+	var fired, timedOut bool
+	if runCtx.Done() == nil {
+		close(watchDone)
+	} else {
+		go func() {
+			defer close(watchDone)
+			select {
+			case <-exited:
+				return
+			case <-runCtx.Done():
+			}
+			fired = true
+			timedOut = errors.Is(context.Cause(runCtx), errTimeout)
+			if c.KillGrace <= 0 || !canTerminate {
+				hardKill()
+				return
+			}
+			if err := terminateGroup(cmd.Process); err != nil {
+				// Nothing left to be graceful with (or no way to ask).
+				hardKill()
+				return
+			}
+			grace := time.NewTimer(c.KillGrace)
+			defer grace.Stop()
+			select {
+			case <-grace.C:
+				hardKill()
+			case <-exited:
+			}
+		}()
+	}
+
+	waitErr := cmd.Wait()
+	close(exited)
+	<-watchDone
+	inErr := <-stdinErr // Wait closed the pipe, so the writer is unblocked.
+
+	// held: some process still had the hook's stdout or stderr open when
+	// IOGrace ran out, and Wait closed our ends. Those processes are the
+	// hook's background children writing to output nobody will read, so the
+	// group is killed. This is deliberately not an error (the hook itself
+	// exited, and its code and captured output stand); reporting it would turn
+	// every "cmd &" hook into a failure. A helper that redirected its output
+	// is not holding the pipes and so triggers nothing here; it only dies if a
+	// sibling in the same group was holding them.
+	held := stdout.cut || stderr.cut || errors.Is(waitErr, exec.ErrWaitDelay)
+	signalled := fired || killCtx.Err() != nil
+	if held || signalled {
+		// After a timeout or cancellation the shell may be gone while group
+		// members that ignored SIGTERM live on; the grace was the shell's.
+		// The group cannot be reused before it is empty, so this cannot hit
+		// strangers unless the pid is recycled in this very instant.
+		_ = killGroup(cmd.Process)
+	}
+
+	if st := cmd.ProcessState; st != nil && st.Exited() {
+		res.Exited = true
+		res.ExitCode = st.ExitCode()
+	}
+	res.TimedOut = fired && timedOut
+	res.Cancelled = fired && !timedOut
+	res.Stdout, res.StdoutDropped = stdout.result()
+	res.Stderr, res.StderrDropped = stderr.result()
+
+	if inErr != nil {
+		res.Err = fmt.Errorf("write hook stdin: %w", inErr)
+	} else if err := waitFailed(waitErr, signalled); err != nil {
+		res.Err = err
+	} else if sink.err != nil {
+		res.Err = sink.err
+	}
+	return res
+}
+
+// waitFailed filters Wait's error down to real failures: exit statuses,
+// the IOGrace cut-off and the cancellation we caused ourselves are outcomes
+// already reported in Result's other fields.
+func waitFailed(err error, signalled bool) error {
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil, errors.As(err, &exitErr), errors.Is(err, exec.ErrWaitDelay):
+		return nil
+	case signalled && errors.Is(err, context.Canceled):
+		return nil
+	}
+	return fmt.Errorf("wait for hook: %w", err)
+}
+
+// writeStdin writes the payload and closes the pipe. A reader that went away
+// (broken pipe) or a pipe that Wait already closed because the hook exited
+// both mean the hook chose not to read: not an error.
+func writeStdin(w io.WriteCloser, p []byte) error {
+	_, err := w.Write(p)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil || errors.Is(err, os.ErrClosed) || isBrokenPipe(err) {
+		return nil
+	}
+	return err
+}
+
+// overflowSink serialises calls to Command.Overflow from the two stream
+// readers, so a caller can spill both streams to one file without locking,
+// and contains a panicking callback: it runs on os/exec's copying goroutine,
+// where a panic could not be recovered by Run and would take down the host.
+type overflowSink struct {
+	fn  func(stream string, p []byte)
+	mu  sync.Mutex
+	err error
+}
+
+func (s *overflowSink) send(stream string, p []byte) {
+	if s.fn == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.err = fmt.Errorf("overflow callback panicked: %v", r)
+		}
+	}()
+	s.fn(stream, p)
+}
+
+// capture keeps the first max bytes of one stream and drains the rest.
+//
+// It implements io.ReaderFrom so that os/exec's copying goroutine hands it the
+// pipe itself (io.Copy prefers ReaderFrom once *os.File's WriteTo declines):
+// reads then land directly in the kept buffer, and capture can tell EOF from
+// the pipe being closed under it when IOGrace expires. That distinction
+// cannot be read from Wait's error, which reports an exit status first.
+type capture struct {
+	stream  string
+	max     int
+	buf     []byte
+	dropped int64
+	sink    *overflowSink
+	cut     bool // the read ended by an error (pipe closed by WaitDelay), not EOF
+}
+
+// ReadFrom drains r until EOF or error. Past max it keeps reading into a
+// scratch buffer, so a hook that prints without end never blocks on a full
+// pipe and never grows memory.
+func (c *capture) ReadFrom(r io.Reader) (int64, error) {
+	var total int64
+	var scratch []byte
+	for {
+		var p []byte
+		keep := len(c.buf) < c.max
+		if keep {
+			c.reserve(1)
+			p = c.buf[len(c.buf):cap(c.buf)]
+		} else {
+			if scratch == nil {
+				scratch = make([]byte, scratchSize)
+			}
+			p = scratch
+		}
+		n, err := r.Read(p)
+		total += int64(n)
+		if keep {
+			c.buf = c.buf[:len(c.buf)+n]
+		} else if n > 0 {
+			c.drop(p[:n])
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			c.cut = true
+			return total, err
+		}
+	}
+}
+
+// Write is the fallback should os/exec ever copy without ReadFrom; it keeps
+// the same bounds but cannot see EOF, so Run then relies on ErrWaitDelay.
+func (c *capture) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := c.max - len(c.buf); room > 0 {
+		k := min(room, len(p))
+		c.reserve(k)
+		c.buf = append(c.buf, p[:k]...)
+		p = p[k:]
+	}
+	if len(p) > 0 {
+		c.drop(p)
+	}
+	return n, nil
+}
+
+// reserve makes room for n more kept bytes, growing geometrically but never
+// past max, so the kept buffer is bounded by MaxOutput, not by append's
+// growth policy.
+func (c *capture) reserve(n int) {
+	need := len(c.buf) + n
+	if need <= cap(c.buf) {
+		return
+	}
+	size := min(max(need, 2*cap(c.buf), firstChunk), c.max)
+	grown := make([]byte, len(c.buf), size)
+	copy(grown, c.buf)
+	c.buf = grown
+}
+
+func (c *capture) drop(p []byte) {
+	c.dropped += int64(len(p))
+	c.sink.send(c.stream, p)
+}
+
+func (c *capture) result() ([]byte, int64) {
+	if len(c.buf) == 0 {
+		return nil, c.dropped
+	}
+	return c.buf, c.dropped
+}

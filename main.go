@@ -1,0 +1,420 @@
+// Command hookd runs coding-agent lifecycle hooks for a host: as a JSON-RPC
+// sidecar (hookd serve) or once from the command line (hookd run).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	json "github.com/goccy/go-json"
+
+	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/rpc"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `hookd runs coding-agent lifecycle hooks (Codex, Claude Code and others).
+
+Usage:
+  hookd [serve] [flags]          JSON-RPC 2.0 sidecar on stdin/stdout (what hosts spawn)
+  hookd run EVENT [flags]        run one event's hooks once and print the result JSON
+  hookd list [flags]             list discovered hooks (table, or --json)
+  hookd version                  print the version
+  hookd help [COMMAND]           show help
+
+Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.
+Run "hookd help COMMAND" for a command's flags.
+`
+
+// errUsage marks a command-line mistake: the usage was already printed.
+var errUsage = errors.New("usage")
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	code := 0
+	switch cmd {
+	case "serve":
+		code, err = cmdServe(args, stderr)
+	case "run":
+		code, err = cmdRun(args, stdin, stdout, stderr)
+	case "list":
+		err = cmdList(args, stdout, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "hookd %s\n", version)
+	case "help", "-h", "--help", "-help":
+		err = cmdHelp(args, stdout)
+	default:
+		fmt.Fprintf(stderr, "hookd: unknown command %q\n\n%s", cmd, usage)
+		return 1
+	}
+	if err != nil {
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintf(stderr, "hookd %s: %v\n", cmd, err)
+		}
+		return 1
+	}
+	return code
+}
+
+func cmdHelp(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	var fs *flag.FlagSet
+	switch args[0] {
+	case "serve":
+		fs, _ = serveFlags(stdout)
+	case "run":
+		fs, _, _ = runFlags(stdout)
+	case "list":
+		fs, _, _ = listFlags(stdout)
+	default:
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fs.Usage()
+	return nil
+}
+
+// engineFlags are the discovery flags shared by run and list.
+type engineFlags struct {
+	profile, home, cwd, project string
+	trustProject, bypassTrust   bool
+	sessionID                   string
+	logLevel                    string
+}
+
+func (f *engineFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.profile, "profile", "codex", "host rule set: "+strings.Join(sortedProfiles(), ", "))
+	fs.StringVar(&f.home, "home", "", "the profile's user folder (default $CODEX_HOME or ~/.codex for codex)")
+	fs.StringVar(&f.cwd, "cwd", "", "session working directory (default: the current directory)")
+	fs.StringVar(&f.project, "project", "", "project root (default: the git root above --cwd, else --cwd)")
+	fs.BoolVar(&f.trustProject, "trust-project", false, "load the project's hooks (<project>/.codex/); off unless the project is trusted")
+	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
+	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
+	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
+}
+
+func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
+	prof, ok := hooks.LookupProfile(f.profile)
+	if !ok {
+		return hooks.Options{}, fmt.Errorf("unknown profile %q (known: %s)", f.profile, strings.Join(sortedProfiles(), ", "))
+	}
+	cwd := f.cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return hooks.Options{}, err
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return hooks.Options{}, fmt.Errorf("--cwd %s is not a directory", cwd)
+	}
+	root := f.project
+	if root == "" {
+		root = hooks.FindProjectRoot(cwd)
+	} else if root, err = filepath.Abs(root); err != nil {
+		return hooks.Options{}, err
+	}
+	home := f.home
+	if home != "" {
+		if home, err = filepath.Abs(home); err != nil {
+			return hooks.Options{}, err
+		}
+	}
+	id := f.sessionID
+	if id == "" {
+		id = hooks.NewSessionID()
+	}
+	logger, err := newLogger(f.logLevel, stderr)
+	if err != nil {
+		return hooks.Options{}, err
+	}
+	return hooks.Options{
+		Profile:     prof,
+		Session:     hooks.Session{ID: id, Cwd: cwd},
+		Discover:    hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject},
+		BypassTrust: f.bypassTrust,
+		Logger:      logger,
+	}, nil
+}
+
+func runFlags(out io.Writer) (*flag.FlagSet, *engineFlags, *runOpts) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(out)
+	ef, ro := &engineFlags{}, &runOpts{}
+	ef.register(fs)
+	fs.StringVar(&ro.input, "input", "", "event input JSON: a file, or - for stdin (default: {})")
+	fs.StringVar(&ro.turnID, "turn-id", "", "turn_id given to turn-scoped events")
+	fs.Usage = func() {
+		fmt.Fprint(out, "Usage: hookd run EVENT [--input FILE|-] [flags]\n\nRuns the hooks that match EVENT once and prints the combined result as JSON.\nExit 0 when nothing blocks, 2 when the outcome denies or blocks, 1 on error.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	return fs, ef, ro
+}
+
+type runOpts struct{ input, turnID string }
+
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	fs, ef, ro := runFlags(stderr)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 1, errUsage
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 1, errUsage
+	}
+	opts, err := ef.options(stderr)
+	if err != nil {
+		return 1, err
+	}
+	input, err := readInput(ro.input, stdin)
+	if err != nil {
+		return 1, err
+	}
+	e := hooks.New(opts)
+	defer e.Close()
+	e.Load()
+	_, warnings := e.List("")
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", rpc.FormatWarning(w))
+	}
+	res, err := e.Run(contextForCLI(), pos[0], input, ro.turnID)
+	if err != nil {
+		return 1, err
+	}
+	out, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return 1, err
+	}
+	fmt.Fprintf(stdout, "%s\n", out)
+	if res.Decision == hooks.DecisionDeny || res.Decision == hooks.DecisionBlock {
+		return 2, nil
+	}
+	return 0, nil
+}
+
+func readInput(path string, stdin io.Reader) ([]byte, error) {
+	var (
+		data []byte
+		err  error
+	)
+	switch path {
+	case "":
+		return []byte("{}"), nil
+	case "-":
+		data, err = io.ReadAll(stdin)
+	default:
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read --input: %w", err)
+	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("--input %s is not valid JSON", path)
+	}
+	return data, nil
+}
+
+func listFlags(out io.Writer) (*flag.FlagSet, *engineFlags, *listOpts) {
+	fs := flag.NewFlagSet("list", flag.ContinueOnError)
+	fs.SetOutput(out)
+	ef, lo := &engineFlags{}, &listOpts{}
+	ef.register(fs)
+	fs.BoolVar(&lo.json, "json", false, "print hooks/list's JSON instead of a table")
+	fs.StringVar(&lo.event, "event", "", "only this event's hooks")
+	fs.Usage = func() {
+		fmt.Fprint(out, "Usage: hookd list [--json] [--event EVENT] [flags]\n\nLists every discovered hook with its key, event, matcher, source, trust and enabled state.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	return fs, ef, lo
+}
+
+type listOpts struct {
+	json  bool
+	event string
+}
+
+func cmdList(args []string, stdout, stderr io.Writer) error {
+	fs, ef, lo := listFlags(stderr)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return errUsage
+	}
+	if len(pos) != 0 {
+		fs.Usage()
+		return errUsage
+	}
+	opts, err := ef.options(stderr)
+	if err != nil {
+		return err
+	}
+	if lo.event != "" && opts.Profile.Event(lo.event) == nil {
+		return fmt.Errorf("unknown event %q (known: %s)", lo.event, strings.Join(opts.Profile.EventNames(), ", "))
+	}
+	e := hooks.New(opts)
+	defer e.Close()
+	e.Load()
+	list, warnings := e.List(lo.event)
+	if lo.json {
+		out, err := json.MarshalIndent(map[string]any{"hooks": list, "warnings": warnings}, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s\n", out)
+		return nil
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", rpc.FormatWarning(w))
+	}
+	if opts.BypassTrust {
+		fmt.Fprintln(stdout, "# --bypass-trust: enabled hooks run without review for this invocation; nothing is recorded")
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tEVENT\tMATCHER\tSOURCE\tTRUST\tENABLED")
+	for _, h := range list {
+		matcher := "*"
+		if h.Matcher != nil && *h.Matcher != "" {
+			matcher = *h.Matcher
+		}
+		trust := h.Trust
+		if h.Bypassed {
+			trust += " (bypassed)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\n", h.Key, h.Event, matcher, h.Source.Layer, trust, h.Enabled)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stdout, "no hooks found")
+	}
+	return nil
+}
+
+func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(out)
+	so := &serveOpts{}
+	fs.StringVar(&so.framing, "framing", "auto", "message framing: auto (first byte decides), lsp (Content-Length) or jsonl (one message per line)")
+	fs.Int64Var(&so.maxMessage, "max-message-bytes", 64<<20, "largest message accepted; larger frames are skipped unread")
+	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+strings.Join(sortedProfiles(), ", "))
+	fs.StringVar(&so.home, "home", "", "default user folder when initialize names none")
+	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
+	fs.StringVar(&so.logFile, "log-file", "", "write logs to this file instead of stderr")
+	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.Usage = func() {
+		fmt.Fprint(out, "Usage: hookd [serve] [flags]\n\nSpeaks JSON-RPC 2.0 on stdin/stdout (see the README's protocol section). stdout carries only\nprotocol messages; logs go to stderr or --log-file.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	return fs, so
+}
+
+type serveOpts struct {
+	framing, profile, home, logFile, logLevel string
+	maxMessage                                int64
+	bypassTrust                               bool
+}
+
+func cmdServe(args []string, stderr io.Writer) (int, error) {
+	fs, so := serveFlags(stderr)
+	if err := fs.Parse(args); err != nil {
+		return 1, errUsage
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return 1, errUsage
+	}
+	framing, err := rpc.ParseFraming(so.framing)
+	if err != nil {
+		return 1, err
+	}
+	if so.maxMessage <= 0 {
+		return 1, fmt.Errorf("--max-message-bytes must be positive")
+	}
+	if _, ok := hooks.LookupProfile(so.profile); !ok {
+		return 1, fmt.Errorf("unknown profile %q (known: %s)", so.profile, strings.Join(sortedProfiles(), ", "))
+	}
+	logOut := stderr
+	if so.logFile != "" {
+		f, err := os.OpenFile(so.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return 1, fmt.Errorf("open --log-file: %w", err)
+		}
+		defer f.Close()
+		logOut = f
+	}
+	logger, err := newLogger(so.logLevel, logOut)
+	if err != nil {
+		return 1, err
+	}
+	out, err := rpc.ClaimStdout()
+	if err != nil {
+		return 1, err
+	}
+	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
+		Framing:         framing,
+		MaxMessageBytes: so.maxMessage,
+		Profile:         so.profile,
+		Home:            so.home,
+		BypassTrust:     so.bypassTrust,
+		Version:         version,
+		Logger:          logger,
+	})
+	return code, nil
+}
+
+func newLogger(level string, w io.Writer) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// parseInterspersed parses flags that may come before or after positional
+// arguments ("hookd run PreToolUse --input x" and "hookd run --input x PreToolUse").
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func sortedProfiles() []string {
+	names := hooks.ProfileNames()
+	sort.Strings(names)
+	return names
+}

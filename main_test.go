@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain makes this test binary answer as "hookd" on $PATH, so scripts and
+// end-to-end tests run the real command-line entry point in a child process.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hookd": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs testscripts/*.txtar: the CLI as a user types it.
+func TestScripts(t *testing.T) {
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testscripts",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("FIXTURES", filepath.Join(root, "fixtures"))
+			env.Setenv("REPO", root)
+			env.Setenv("CODEX_HOME", filepath.Join(env.WorkDir, ".codex"))
+			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".local", "share"))
+			env.Setenv("SHELL", "/bin/sh")
+			return nil
+		},
+	})
+}

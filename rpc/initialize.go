@@ -1,0 +1,194 @@
+package rpc
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	json "github.com/goccy/go-json"
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/hookd/hookd/hooks"
+)
+
+func init() {
+	methods["initialize"] = method{handle: initialize, inline: true}
+}
+
+// ProtocolVersion is the wire protocol version hookd speaks.
+const ProtocolVersion = 1
+
+type initializeParams struct {
+	ProcessID  *int `json:"processId"`
+	ClientInfo *struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"clientInfo"`
+	Profile string `json:"profile"`
+	Session struct {
+		ID             string `json:"id"`
+		Cwd            string `json:"cwd"`
+		TranscriptPath string `json:"transcriptPath"`
+		Model          string `json:"model"`
+		PermissionMode string `json:"permissionMode"`
+	} `json:"session"`
+	Config struct {
+		Home    string `json:"home"`
+		Project struct {
+			Root    string `json:"root"`
+			Trusted bool   `json:"trusted"`
+		} `json:"project"`
+		Hooks       json.RawMessage `json:"hooks"`
+		BypassTrust *bool           `json:"bypassTrust"`
+	} `json:"config"`
+}
+
+type initializeResult struct {
+	ServerInfo      serverInfo    `json:"serverInfo"`
+	ProtocolVersion int           `json:"protocolVersion"`
+	Profile         string        `json:"profile"`
+	Session         sessionInfo   `json:"session"`
+	Capabilities    capabilities  `json:"capabilities"`
+	Hooks           hooks.Summary `json:"hooks"`
+}
+
+type serverInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+type sessionInfo struct {
+	ID       string `json:"id"`
+	SpillDir string `json:"spillDir"`
+}
+
+type capabilities struct {
+	Events       []string `json:"events"`
+	HandlerTypes []string `json:"handlerTypes"`
+}
+
+func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
+	s.mu.Lock()
+	ready := s.state != stateNew
+	s.mu.Unlock()
+	if ready {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "initialize was already called for this session"}
+	}
+	var p initializeParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	opts, err := engineOptions(s.opts, &p)
+	if err != nil {
+		return nil, err
+	}
+	opts.Logger = s.log
+	e := hooks.New(opts)
+	sum := e.Load()
+
+	s.mu.Lock()
+	s.engine = e
+	s.state = stateReady
+	s.mu.Unlock()
+	if p.ProcessID != nil && *p.ProcessID > 0 {
+		go s.watchParent(*p.ProcessID)
+	}
+	// Warnings go out after the reply so a host sees its result first.
+	_, warnings := e.List("")
+	go s.reportWarnings(warnings)
+
+	return initializeResult{
+		ServerInfo:      serverInfo{Name: "hookd", Version: s.opts.Version},
+		ProtocolVersion: ProtocolVersion,
+		Profile:         opts.Profile.Name,
+		Session:         sessionInfo{ID: opts.Session.ID, SpillDir: filepath.Join(os.TempDir(), "hook_outputs", opts.Session.ID)},
+		Capabilities:    capabilities{Events: opts.Profile.EventNames(), HandlerTypes: []string{hooks.TypeCommand, hooks.TypeMCPTool}},
+		Hooks:           sum,
+	}, nil
+}
+
+// engineOptions turns initialize params (over the server's command-line
+// defaults) into engine options.
+func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error) {
+	name := p.Profile
+	if name == "" {
+		name = defaults.Profile
+	}
+	if name == "" {
+		name = "codex"
+	}
+	prof, ok := hooks.LookupProfile(name)
+	if !ok {
+		names := hooks.ProfileNames()
+		sort.Strings(names)
+		return hooks.Options{}, invalidParams("profile: unknown profile %q (known: %s)", name, strings.Join(names, ", "))
+	}
+	sess := hooks.Session{ID: p.Session.ID, Cwd: p.Session.Cwd, TranscriptPath: p.Session.TranscriptPath,
+		Model: p.Session.Model, PermissionMode: p.Session.PermissionMode}
+	if sess.ID == "" {
+		sess.ID = hooks.NewSessionID()
+	}
+	if sess.Cwd == "" {
+		sess.Cwd, _ = os.Getwd()
+	}
+	if fi, err := os.Stat(sess.Cwd); err != nil || !fi.IsDir() {
+		return hooks.Options{}, invalidParams("session.cwd: %q is not a directory", sess.Cwd)
+	}
+	home := p.Config.Home
+	if home == "" {
+		home = defaults.Home
+	}
+	root := p.Config.Project.Root
+	if root == "" {
+		root = hooks.FindProjectRoot(sess.Cwd)
+	}
+	bypass := defaults.BypassTrust
+	if p.Config.BypassTrust != nil {
+		bypass = *p.Config.BypassTrust
+	}
+	var sessionHooks []byte
+	if h := p.Config.Hooks; len(h) > 0 && string(h) != "null" {
+		if h[0] != '{' {
+			return hooks.Options{}, invalidParams("config.hooks: must be an object of event name to matcher groups")
+		}
+		sessionHooks = h
+	}
+	return hooks.Options{
+		Profile: prof,
+		Session: sess,
+		Discover: hooks.DiscoverOptions{
+			Home:           home,
+			ProjectRoot:    root,
+			ProjectTrusted: p.Config.Project.Trusted,
+			SessionHooks:   sessionHooks,
+		},
+		BypassTrust: bypass,
+	}, nil
+}
+
+func (s *Server) reportWarnings(warnings []hooks.Warning) {
+	for _, w := range warnings {
+		s.logMessage(LogWarning, FormatWarning(w))
+	}
+}
+
+// FormatWarning renders a discovery warning as one line.
+func FormatWarning(w hooks.Warning) string {
+	var where []string
+	if w.Event != "" {
+		where = append(where, w.Event)
+	}
+	if w.Group != nil {
+		where = append(where, fmt.Sprintf("group %d", *w.Group))
+	}
+	if w.Handler != nil {
+		where = append(where, fmt.Sprintf("handler %d", *w.Handler))
+	}
+	if len(where) == 0 {
+		return fmt.Sprintf("%s: %s", w.Source, w.Message)
+	}
+	return fmt.Sprintf("%s [%s]: %s", w.Source, strings.Join(where, ", "), w.Message)
+}

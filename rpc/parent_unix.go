@@ -1,0 +1,13 @@
+//go:build !windows
+
+package rpc
+
+import (
+	"errors"
+	"syscall"
+)
+
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

@@ -1,0 +1,317 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+
+	json "github.com/goccy/go-json"
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/hookd/hookd/hooks"
+)
+
+// JSON-RPC error codes hookd answers with, beyond the library's.
+const (
+	CodeServerNotInitialized = -32002
+	CodeRequestCancelled     = -32800
+)
+
+// Log message types of window/logMessage.
+const (
+	LogError   = 1
+	LogWarning = 2
+	LogInfo    = 3
+	LogLog     = 4
+)
+
+// Options configure Serve. The engine defaults (profile, home, bypass) come from
+// the command line and may be overridden by initialize.
+type Options struct {
+	Framing         Framing
+	MaxMessageBytes int64
+	Profile         string
+	Home            string
+	BypassTrust     bool
+	Version         string
+	Logger          *slog.Logger
+}
+
+// A method is one entry of the dispatch table.
+type method struct {
+	// handle runs the request; params is never nil (absent params are "{}").
+	handle func(ctx context.Context, s *Server, params []byte) (any, error)
+	// inline methods change server state: they run on the reader goroutine, in
+	// wire order. The others run concurrently.
+	inline bool
+}
+
+// methods is the dispatch table. Each method lives in its own file.
+var methods = map[string]method{}
+
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateReady
+	stateShutdown
+)
+
+// Server is one hookd session over a JSON-RPC connection.
+type Server struct {
+	opts   Options
+	log    *slog.Logger
+	stream *Stream
+
+	// base is the parent of every request context; cancelling it kills every
+	// running handler (exit, parent death).
+	base       context.Context
+	cancelBase context.CancelFunc
+
+	mu      sync.Mutex
+	state   lifecycle
+	engine  *hooks.Engine
+	cancels map[jsonrpc2.ID]context.CancelFunc
+
+	inflight sync.WaitGroup
+	exitOnce sync.Once
+	exitCode int
+	done     chan struct{}
+}
+
+// Serve runs hookd's JSON-RPC server over r and w until exit, stdin EOF or the
+// death of the host process, and returns the process exit code: 0 after
+// shutdown, 1 otherwise.
+func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{})}
+	s.base, s.cancelBase = context.WithCancel(context.Background())
+	s.stream = NewStream(r, w, closer, StreamOptions{
+		Framing:         opts.Framing,
+		MaxMessageBytes: opts.MaxMessageBytes,
+		Log:             s.logMessage,
+		// Replies to requests still running at EOF are written before the
+		// connection closes: a host may pipe a request file and close stdin.
+		BeforeEOF: s.inflight.Wait,
+	})
+	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
+	select {
+	case <-conn.DisconnectNotify():
+		s.exit(s.shutdownCode())
+	case <-s.done:
+	}
+	// exit may have been called by the reader; wait for its cleanup.
+	<-s.done
+	conn.Close()
+	return s.exitCode
+}
+
+func (s *Server) shutdownCode() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == stateShutdown {
+		return 0
+	}
+	return 1
+}
+
+// exit kills every running handler, waits for their replies and ends Serve
+// with code. Only the first call counts.
+func (s *Server) exit(code int) {
+	s.exitOnce.Do(func() {
+		s.exitCode = code
+		s.cancelBase()
+		go func() {
+			s.inflight.Wait()
+			s.mu.Lock()
+			e := s.engine
+			s.mu.Unlock()
+			if e != nil {
+				e.Close()
+			}
+			close(s.done)
+		}()
+	})
+}
+
+// Handle implements jsonrpc2.Handler. It runs on the connection's reader
+// goroutine, so it never blocks on slow work: only inline methods run here.
+func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if req.Notif {
+		s.handleNotification(req)
+		return
+	}
+	s.inflight.Add(1)
+	m, err := s.route(req)
+	if err != nil {
+		s.reply(conn, req, nil, err)
+		s.inflight.Done()
+		return
+	}
+	params := []byte("{}")
+	if req.Params != nil && string(*req.Params) != "null" {
+		params = *req.Params
+	}
+	if m.inline {
+		s.call(s.base, conn, req, m, params)
+		return
+	}
+	rctx, cancel := context.WithCancel(s.base)
+	s.mu.Lock()
+	s.cancels[req.ID] = cancel
+	s.mu.Unlock()
+	go func() {
+		defer func() {
+			s.mu.Lock()
+			delete(s.cancels, req.ID)
+			s.mu.Unlock()
+			cancel()
+		}()
+		s.call(rctx, conn, req, m, params)
+	}()
+}
+
+// route checks the lifecycle and finds the method.
+func (s *Server) route(req *jsonrpc2.Request) (method, error) {
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	switch {
+	case state == stateNew && req.Method != "initialize":
+		return method{}, &jsonrpc2.Error{Code: CodeServerNotInitialized, Message: "server not initialized: send initialize first"}
+	case state == stateShutdown:
+		return method{}, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "server is shut down: only the exit notification is accepted"}
+	}
+	m, ok := methods[req.Method]
+	if !ok {
+		return method{}, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %s", req.Method)}
+	}
+	return m, nil
+}
+
+// call runs one method and replies exactly once, whatever happens in it.
+func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte) {
+	defer s.inflight.Done()
+	var (
+		result any
+		err    error
+	)
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("panic in handler", "method", req.Method, "panic", p, "stack", string(debug.Stack()))
+				err = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("internal error in %s: %v", req.Method, p)}
+			}
+		}()
+		result, err = m.handle(ctx, s, params)
+	}()
+	if ctx.Err() != nil && err == nil || errors.Is(err, context.Canceled) {
+		err = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled"}
+	}
+	s.reply(conn, req, result, err)
+}
+
+func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, err error) {
+	// The reply must go out even when the request's context is cancelled.
+	ctx := context.Background()
+	var rerr error
+	if err != nil {
+		var je *jsonrpc2.Error
+		if !errors.As(err, &je) {
+			je = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
+		}
+		rerr = conn.ReplyWithError(ctx, req.ID, je)
+	} else {
+		rerr = conn.Reply(ctx, req.ID, result)
+	}
+	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) {
+		s.log.Error("write reply", "method", req.Method, "err", rerr)
+	}
+}
+
+func (s *Server) handleNotification(req *jsonrpc2.Request) {
+	switch req.Method {
+	case "$/cancelRequest":
+		var p struct {
+			ID json.RawMessage `json:"id"`
+		}
+		var id jsonrpc2.ID
+		err := errors.New("no params")
+		if req.Params != nil {
+			if err = json.Unmarshal(*req.Params, &p); err == nil {
+				// The stream may have rewritten the id; DecodeID gives the
+				// key the request was registered under.
+				id, err = DecodeID(p.ID)
+			}
+		}
+		if err != nil {
+			s.logMessage(LogWarning, "$/cancelRequest: params must be {\"id\": <request id>}")
+			return
+		}
+		s.mu.Lock()
+		cancel := s.cancels[id]
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+	case "exit":
+		s.exit(s.shutdownCode())
+	default:
+		// initialized and unknown notifications need no answer.
+	}
+}
+
+// notify sends a notification to the host.
+func (s *Server) notify(method string, params any) {
+	msg, err := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		Params  any    `json:"params"`
+	}{"2.0", method, params})
+	if err == nil {
+		err = s.stream.WriteRaw(msg)
+	}
+	if err != nil {
+		s.log.Debug("notify", "method", method, "err", err)
+	}
+}
+
+// logMessage sends window/logMessage and mirrors it to the log.
+func (s *Server) logMessage(typ int, message string) {
+	s.log.Info("logMessage", "type", typ, "message", message)
+	s.notify("window/logMessage", map[string]any{"type": typ, "message": message})
+}
+
+// Engine returns the session's engine, or nil before initialize.
+func (s *Server) Engine() *hooks.Engine {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.engine
+}
+
+// decodeParams decodes params into v, naming the offending field on error.
+func decodeParams(params []byte, v any) error {
+	if err := json.Unmarshal(params, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return invalidParams("invalid params: field %q: expected %s, got %s", te.Field, te.Type, te.Value)
+		}
+		return invalidParams("invalid params: %v", err)
+	}
+	return nil
+}
+
+func invalidParams(format string, args ...any) *jsonrpc2.Error {
+	return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+// slogPrintf adapts slog to the library's Printf logger.
+type slogPrintf struct{ l *slog.Logger }
+
+func (p slogPrintf) Printf(format string, v ...any) { p.l.Debug(fmt.Sprintf(format, v...)) }
