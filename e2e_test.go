@@ -191,13 +191,19 @@ func TestServe_PipelinedRequestsAllAnswered(t *testing.T) {
 	}
 }
 
-// pidGone waits (bounded) for a process to disappear. Process death has no
-// signal we can wait on for a grandchild, so this polls kill(pid, 0).
+// pidGone waits (bounded) for a process to die. Death of a grandchild has no
+// signal we can wait on, so this polls. A zombie counts as dead: the process
+// that would reap it may be a PID 1 that never does.
 func pidGone(pid int, within time.Duration) bool {
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
 		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 			return true
+		}
+		if stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+			if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
+				return true
+			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

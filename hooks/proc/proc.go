@@ -102,7 +102,9 @@ type Result struct {
 	// StdoutDropped and StderrDropped count the bytes past MaxOutput.
 	StdoutDropped, StderrDropped int64
 	// TimedOut reports that Command.Timeout expired before the hook finished
-	// (exited and released its output).
+	// (exited and released its output). The shell may still have Exited with
+	// a code of its own, from a TERM trap during KillGrace; callers should
+	// test TimedOut and Cancelled before ExitCode.
 	TimedOut bool
 	// Cancelled reports that ctx ended (cancelled or past its own deadline)
 	// before the hook finished, or before it could start.
@@ -169,7 +171,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 	cmd := exec.CommandContext(killCtx, argv[0], argv[1:]...)
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
-	cmd.WaitDelay = 0
+	cmd.WaitDelay = ioGrace
 	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 	configure(cmd, argv)
 
