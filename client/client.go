@@ -193,3 +193,7 @@ func (p pipe) Close() error {
 	}
 	return err
 }
+
+// Conn returns the underlying connection, for callers that pipeline requests
+// themselves (DispatchCall).
+func (c *Client) Conn() *jsonrpc2.Conn { return c.conn }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -127,13 +126,13 @@ func parseHooksTOML(p *Profile, data []byte, src Source, keySource string) *hook
 			events[k] = v
 		}
 	}
-	var buf bytes.Buffer
-	if err := writeTOMLValueJSON(&buf, events); err != nil {
+	doc2, err := tomlToJSON(events)
+	if err != nil {
 		w.warns = append(w.warns, Warning{Source: w.src.Path,
 			Message: fmt.Sprintf("failed to parse hooks config %s: %v", w.name, err)})
 		return w
 	}
-	w.walkHooks(gjson.ParseBytes(buf.Bytes()), "hooks")
+	w.walkHooks(gjson.ParseBytes(doc2), "hooks")
 	return w
 }
 
@@ -690,91 +689,57 @@ func cfgLineCol(doc []byte, off int) (line, col int) {
 	return line, 1 + utf8.RuneCount(doc[start:off])
 }
 
-// writeTOMLValueJSON writes a value decoded by go-toml as JSON. It is written
-// by hand rather than with encoding/json so that a TOML float stays a float
-// (30.0 must not turn into the integer 30 and pass as a timeout), strings are
-// not HTML-escaped (mcp_tool input templates are kept as written), and keys
-// come out sorted, which makes TOML warnings deterministic.
-func writeTOMLValueJSON(buf *bytes.Buffer, v any) error {
+// tomlToJSON encodes a value decoded by go-toml as JSON for the walker. Floats
+// are kept visibly floats ("30.0"), because a float timeout must be refused as
+// Codex's serde refuses it, and a plain float64 would encode as "30". Dates
+// become their TOML text; the walker then reports them as wrongly typed.
+func tomlToJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(tomlJSONValue(v)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+func tomlJSONValue(v any) any {
 	switch x := v.(type) {
-	case nil:
-		buf.WriteString("null")
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = tomlJSONValue(e)
 		}
-		sort.Strings(keys)
-		buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			tomlJSONString(buf, k)
-			buf.WriteByte(':')
-			if err := writeTOMLValueJSON(buf, x[k]); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
+		return out
 	case []any:
-		buf.WriteByte('[')
+		out := make([]any, len(x))
 		for i, e := range x {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeTOMLValueJSON(buf, e); err != nil {
-				return err
-			}
+			out[i] = tomlJSONValue(e)
 		}
-		buf.WriteByte(']')
+		return out
 	case []map[string]any:
-		buf.WriteByte('[')
+		out := make([]any, len(x))
 		for i, e := range x {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeTOMLValueJSON(buf, e); err != nil {
-				return err
-			}
+			out[i] = tomlJSONValue(e)
 		}
-		buf.WriteByte(']')
-	case string:
-		tomlJSONString(buf, x)
-	case bool:
-		buf.WriteString(strconv.FormatBool(x))
-	case int64:
-		buf.WriteString(strconv.FormatInt(x, 10))
+		return out
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			// JSON has no NaN or infinity; keep the TOML spelling as text.
-			tomlJSONString(buf, strconv.FormatFloat(x, 'g', -1, 64))
-			return nil
+			return strconv.FormatFloat(x, 'g', -1, 64)
 		}
 		s := strconv.FormatFloat(x, 'g', -1, 64)
 		if !strings.ContainsAny(s, ".e") {
 			s += ".0"
 		}
-		buf.WriteString(s)
+		return json.Number(s)
 	case time.Time:
-		tomlJSONString(buf, x.Format(time.RFC3339Nano))
+		return x.Format(time.RFC3339Nano)
 	case encoding.TextMarshaler:
-		// Local dates and times.
 		b, err := x.MarshalText()
 		if err != nil {
-			return err
+			return fmt.Sprint(x)
 		}
-		tomlJSONString(buf, string(b))
-	default:
-		return fmt.Errorf("unsupported TOML value of type %T", v)
+		return string(b)
 	}
-	return nil
-}
-
-// tomlJSONString quotes s as JSON, without HTML escaping.
-func tomlJSONString(buf *bytes.Buffer, s string) {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)           // a string always encodes
-	buf.Truncate(buf.Len() - 1) // Encode appends a newline
+	return v
 }
