@@ -367,7 +367,9 @@ func startRaw(t *testing.T, args ...string) *rawHookd {
 	return &rawHookd{cmd: cmd, stdin: stdin, out: bufio.NewReader(stdout)}
 }
 
-func lspFrame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
+func lspFrame(body string) string {
+	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+}
 
 // readLSP reads one LSP frame's body.
 func (r *rawHookd) readLSP(t *testing.T) string {
