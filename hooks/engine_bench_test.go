@@ -1,0 +1,34 @@
+package hooks
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hookd/hookd/hooks/proc"
+)
+
+// BenchmarkEngineRun_TrivialCommand is hooks/run without the transport: the
+// engine's own cost on top of spawning one trivial hook.
+func BenchmarkEngineRun_TrivialCommand(b *testing.B) {
+	b.Setenv("SHELL", "/bin/sh")
+	e := New(Options{Profile: Codex, Session: Session{ID: "s", Cwd: b.TempDir()},
+		Discover:    DiscoverOptions{Home: b.TempDir(), SessionHooks: []byte(`{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}`)},
+		BypassTrust: true})
+	defer e.Close()
+	e.Load()
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := e.Run(ctx, "Stop", nil, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkProcRun_TrivialCommand spawns the same command through proc alone.
+func BenchmarkProcRun_TrivialCommand(b *testing.B) {
+	b.Setenv("SHELL", "/bin/sh")
+	stdin := []byte(`{"session_id":"s","hook_event_name":"Stop"}`)
+	for b.Loop() {
+		proc.Run(context.Background(), proc.Command{Script: "true", Stdin: stdin})
+	}
+}
