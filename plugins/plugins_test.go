@@ -12,7 +12,7 @@ import (
 const stopHooks = `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
 
 // writeTree writes files (path relative to dir → content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for rel, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
