@@ -572,3 +572,34 @@ func TestExpand_BraceFormsOnly(t *testing.T) {
 		t.Errorf("without plugin env: %q", got)
 	}
 }
+
+func TestLoad_OnlyRegularFilesAreRead(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".codex-plugin/plugin.json": `{"name": "fifo", "hooks": "./pipe.json"}`})
+	if err := mkfifo(filepath.Join(root, "pipe.json")); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	if err := mkfifo(filepath.Join(root, "plugin.json")); err != nil {
+		t.Fatal(err)
+	}
+	// Reading either FIFO would block forever; Load must return.
+	p, warns := loadOne(t, root)
+	if len(p.Sources) != 0 {
+		t.Errorf("sources %q", sourceKeys(p))
+	}
+	wantWarning(t, warns, "failed to read plugin hooks config", "pipe.json", "not a regular file")
+}
+
+func TestLoad_HugeHooksFileIsRefused(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".codex-plugin/plugin.json": `{"name": "big"}`, "hooks/hooks.json": ""})
+	// A sparse file: large to stat, free to make.
+	if err := os.Truncate(filepath.Join(root, "hooks", "hooks.json"), maxFileSize+1); err != nil {
+		t.Fatal(err)
+	}
+	p, warns := loadOne(t, root)
+	if len(p.Sources) != 0 {
+		t.Errorf("sources %q", sourceKeys(p))
+	}
+	wantWarning(t, warns, "failed to read plugin hooks config", "larger than 16 MiB")
+}
