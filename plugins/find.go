@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,7 +34,7 @@ const orphanMarker = ".orphaned_at"
 func findManifest(root string) (path string, agent bool) {
 	rootManifest := filepath.Join(root, "plugin.json")
 	if data, err := readFile(rootManifest); err == nil {
-		schema := gjson.GetBytes(data, gjson.Escape("$schema"))
+		schema := gjson.GetBytes(bytes.TrimPrefix(data, utf8BOM), gjson.Escape("$schema"))
 		if schema.Type == gjson.String && isAgentPluginsSchema(schema.Str) {
 			return rootManifest, true
 		}

@@ -35,6 +35,7 @@ func (l *loader) identify(c Config, fallbackName string) (*Plugin, manifest, boo
 			l.warn(p.Manifest, "skipping plugin %s: failed to read plugin manifest %s: %v", p.Root, p.Manifest, pathErr(err))
 			return nil, m, false
 		}
+		data = bytes.TrimPrefix(data, utf8BOM)
 		if msg := jsonProblem(data); msg != "" {
 			l.warn(p.Manifest, "skipping plugin %s: failed to parse plugin manifest %s: %s", p.Root, p.Manifest, msg)
 			return nil, m, false
@@ -60,6 +61,9 @@ func (l *loader) identify(c Config, fallbackName string) (*Plugin, manifest, boo
 	}
 	return p, m, true
 }
+
+// utf8BOM starts files saved by some Windows editors; JSON parsers refuse it.
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // jsonProblem says why data is not valid JSON, or "" when it is.
 func jsonProblem(data []byte) string {

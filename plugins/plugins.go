@@ -127,7 +127,9 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 	}
 	for _, c := range opts.Plugins {
 		if c.Enabled != nil && !*c.Enabled {
-			l.disabledRoots[realPath(absClean(c.Root))] = true
+			if strings.TrimSpace(c.Root) != "" {
+				l.disabledRoots[realPath(absClean(c.Root))] = true
+			}
 			if c.Name != "" {
 				l.disabledIDs[c.Name+"@"+marketplaceOr(c.Marketplace)] = true
 			}

@@ -109,6 +109,7 @@ func TestLoad_ManifestLookupOrder(t *testing.T) {
 			".claude-plugin/plugin.json": `{"name": "from-claude"}`,
 			".cursor-plugin/plugin.json": `{"name": "from-cursor"}`}, "from-claude"},
 		{"cursor alone", map[string]string{".cursor-plugin/plugin.json": `{"name": "from-cursor"}`}, "from-cursor"},
+		{"a byte order mark is fine", map[string]string{".codex-plugin/plugin.json": "\xef\xbb\xbf" + `{"name": "bom"}`}, "bom"},
 		{"a root plugin.json of another schema is not a manifest", map[string]string{
 			"plugin.json":                `{"name": "other-tool", "$schema": "https://example.com/plugin.json"}`,
 			".claude-plugin/plugin.json": `{"name": "from-claude"}`}, "from-claude"},
