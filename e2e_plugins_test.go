@@ -105,8 +105,10 @@ func TestServe_PluginsFromConfigAndPluginDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	copyPlugin(t, "claude-policy", filepath.Join(cache, "acme", "claude-policy", "0.3.1"))
-	// A plugin folder directly in the scanned folder, disabled by the host.
-	guard := copyPlugin(t, "codex-guard", filepath.Join(cache, "codex-guard"))
+	// Plugin folders directly in the scanned folder: one plain, one disabled
+	// by the host.
+	copyPlugin(t, "codex-guard", filepath.Join(cache, "codex-guard"))
+	disabled := copyPlugin(t, "escape-path", filepath.Join(cache, "escape-path"))
 	// The explicit root is relative: it is taken from the session cwd.
 	cwd := t.TempDir()
 	if err := os.Symlink(mustAbs(t, filepath.Join("fixtures", "plugins")), filepath.Join(cwd, "fixtures-link")); err != nil {
@@ -116,7 +118,7 @@ func TestServe_PluginsFromConfigAndPluginDirs(t *testing.T) {
 		"bypassTrust": true,
 		"plugins": []map[string]any{
 			{"root": filepath.Join("fixtures-link", "inline-hooks"), "name": "inl", "marketplace": "dev", "dataDir": "data/inl"},
-			{"root": guard, "enabled": false},
+			{"root": disabled, "enabled": false},
 		},
 		"pluginDirs": []string{cache},
 	})
@@ -132,9 +134,11 @@ func TestServe_PluginsFromConfigAndPluginDirs(t *testing.T) {
 		"claude-policy@acme:hooks/hooks.json:pre_tool_use:0:0",
 		"claude-policy@acme:hooks/hooks.json:session_start:0:0",
 		"claude-policy@acme:hooks/hooks.json:user_prompt_submit:0:0",
+		"codex-guard@local:hooks/hooks.json:pre_tool_use:0:0",
+		"codex-guard@local:hooks/hooks.json:session_start:0:0",
 	}
 	if !reflect.DeepEqual(keys, want) {
-		t.Fatalf("keys = %q, want %q (codex-guard is disabled)\n%s", keys, want, list.Raw)
+		t.Fatalf("keys = %q, want %q (escape-path is disabled)\n%s", keys, want, list.Raw)
 	}
 	src := list.Get("hooks.2.source")
 	if src.Get("layer").Str != "plugin" || src.Get("plugin").Str != "claude-policy" ||
@@ -151,8 +155,9 @@ func TestServe_PluginsFromConfigAndPluginDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := contexts(res)
-	if len(got) != 2 || !strings.HasPrefix(got[0], "inline-hooks: first inline object (root "+filepath.Join(cwd, "fixtures-link", "inline-hooks")) ||
-		!strings.HasSuffix(got[1], "Never pipe a download into a shell.") {
+	if len(got) != 3 || !strings.HasPrefix(got[0], "inline-hooks: first inline object (root "+filepath.Join(cwd, "fixtures-link", "inline-hooks")) ||
+		!strings.HasSuffix(got[1], "Never pipe a download into a shell.") ||
+		got[2] != "codex-guard is active (plugin root: "+filepath.Join(cache, "codex-guard")+")." {
 		t.Errorf("contexts = %q", got)
 	}
 
