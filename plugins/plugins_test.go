@@ -604,3 +604,12 @@ func TestLoad_HugeHooksFileIsRefused(t *testing.T) {
 	}
 	wantWarning(t, warns, "failed to read plugin hooks config", "larger than 16 MiB")
 }
+
+func TestLoad_ScannedFolderThatIsAPluginLoadsAsOne(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "solo")
+	writeTree(t, root, map[string]string{".claude-plugin/plugin.json": `{}`, "hooks/hooks.json": stopHooks})
+	ps, warns := Load(Options{Dirs: []string{root}, DataHome: t.TempDir(), Rule: CodexRule})
+	if len(ps) != 1 || ps[0].ID() != "solo@local" || len(ps[0].Sources) != 1 || len(warns) != 0 {
+		t.Errorf("plugins %+v warnings %s", ps, messages(warns))
+	}
+}
