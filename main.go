@@ -101,6 +101,7 @@ type engineFlags struct {
 	trustProject, bypassTrust   bool
 	sessionID                   string
 	logLevel                    string
+	plugins                     pluginFlag
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -112,6 +113,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
+	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
 }
 
 func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
@@ -153,7 +155,7 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	return hooks.Options{
 		Profile:     prof,
 		Session:     hooks.Session{ID: id, Cwd: cwd},
-		Discover:    hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject},
+		Discover:    hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins},
 		BypassTrust: f.bypassTrust,
 		Logger:      logger,
 	}, nil

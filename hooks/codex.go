@@ -1,6 +1,10 @@
 package hooks
 
-import "time"
+import (
+	"time"
+
+	"github.com/hookd/hookd/plugins"
+)
 
 // Input field orders, as Codex writes them (reference/codex-hooks.md 1.2).
 var (
@@ -21,6 +25,7 @@ var Codex = &Profile{
 	CanonicalTool:  codexCanonicalTool,
 	Trust:          true,
 	KillGrace:      time.Second,
+	PluginRule:     plugins.CodexRule,
 	Events: []*EventRules{
 		{Name: "PreToolUse", Label: "pre_tool_use", MatchField: "tool_name", ToolEvent: true,
 			InputFields: toolInputFields, ContextLimit: true, Blocking: true, DefaultTimeout: 600,

@@ -20,10 +20,17 @@ type DiscoverOptions struct {
 	ProjectRoot    string // "" = no project layer
 	ProjectTrusted bool
 	SessionHooks   []byte // inline {Event: [group...]} from the host, may be nil
+
+	// Plugins are the plugins the host names (config.plugins, --plugin) and
+	// PluginDirs the folders scanned for more (config.pluginDirs). DataHome
+	// is where plugin data folders go ("" = <XDG data home>/hookd/plugins/data).
+	Plugins    []PluginConfig
+	PluginDirs []string
+	DataHome   string
 }
 
 // Discover loads every source in order (user hooks.json, user config.toml [hooks], trusted project
-// .codex/hooks.json, project config.toml [hooks], session hooks) and numbers hooks in display order.
+// .codex/hooks.json, project config.toml [hooks], session hooks, then plugin hooks) and numbers hooks in display order.
 // All sources load together: a later layer adds to the hooks of an earlier one, never replaces them.
 // A problem in one source is a warning and never stops the others from loading.
 func Discover(p *Profile, opts DiscoverOptions) ([]*Hook, []Warning) {
@@ -50,6 +57,7 @@ func Discover(p *Profile, opts DiscoverOptions) ([]*Hook, []Warning) {
 		hooks, warns := ParseHooksValue(p, opts.SessionHooks, Source{Layer: LayerSession, Path: "session"}, "session")
 		d.add(hooks, warns)
 	}
+	d.plugins(p, opts)
 	for i, h := range d.hooks {
 		h.Order = i
 	}

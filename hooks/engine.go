@@ -335,10 +335,8 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 	if runtime.GOOS == "windows" && h.Handler.CommandWindows != "" {
 		script = h.Handler.CommandWindows
 	}
-	env := e.env
-	if len(h.Env) > 0 {
-		env = append(append([]string(nil), e.env...), envList(h.Env)...)
-	}
+	script = e.pluginScript(h, script)
+	env := e.hookEnv(h)
 	r := proc.Run(ctx, proc.Command{
 		Script:    script,
 		Dir:       e.opts.Session.Cwd,

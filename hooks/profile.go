@@ -1,6 +1,10 @@
 package hooks
 
-import "time"
+import (
+	"time"
+
+	"github.com/hookd/hookd/plugins"
+)
 
 // A Profile holds every choice that differs between agent hosts: where hooks
 // are found, the matcher dialect, the events and their output rules, timeouts,
@@ -31,6 +35,9 @@ type Profile struct {
 	// KillGrace is how long a timed-out process group has between SIGTERM and
 	// SIGKILL. Zero sends SIGKILL at once.
 	KillGrace time.Duration
+	// PluginRule is how plugin manifests give hooks (Codex's or Claude Code's
+	// rule); the zero value, plugins.NoPlugins, loads no plugin hooks.
+	PluginRule plugins.Rule
 }
 
 // Event returns the rules for the named event, or nil if the profile does not

@@ -43,6 +43,8 @@ type initializeParams struct {
 		} `json:"project"`
 		Hooks       json.RawMessage `json:"hooks"`
 		BypassTrust *bool           `json:"bypassTrust"`
+		Plugins     []pluginParam   `json:"plugins"`
+		PluginDirs  []string        `json:"pluginDirs"`
 	} `json:"config"`
 }
 
@@ -156,6 +158,10 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		}
 		sessionHooks = h
 	}
+	plugins, pluginDirs, err := pluginOptions(p, sess.Cwd)
+	if err != nil {
+		return hooks.Options{}, err
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -164,6 +170,8 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			ProjectRoot:    root,
 			ProjectTrusted: p.Config.Project.Trusted,
 			SessionHooks:   sessionHooks,
+			Plugins:        plugins,
+			PluginDirs:     pluginDirs,
 		},
 		BypassTrust: bypass,
 	}, nil

@@ -1,0 +1,237 @@
+package plugins
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// manifestPaths are where a plugin's manifest may be, in lookup order.
+var manifestPaths = []string{
+	filepath.Join(".codex-plugin", "plugin.json"),
+	filepath.Join(".claude-plugin", "plugin.json"),
+	filepath.Join(".cursor-plugin", "plugin.json"),
+}
+
+// agentPluginsSchema starts the $schema of an Agent Plugins (agent-plugins.org)
+// root plugin.json. Codex reads such a manifest before any other and loads no
+// hooks from the plugin; hookd does the same, but says so.
+const agentPluginsSchema = "agent-plugins.org/schemas/"
+
+// orphanMarker marks an install-cache version folder that Claude Code has
+// replaced with a newer one and will delete later.
+const orphanMarker = ".orphaned_at"
+
+// findManifest returns the path of root's manifest, or "" when it has none.
+// agent is true when it is an Agent Plugins root plugin.json.
+func findManifest(root string) (path string, agent bool) {
+	rootManifest := filepath.Join(root, "plugin.json")
+	if data, err := readFile(rootManifest); err == nil {
+		schema := gjson.GetBytes(bytes.TrimPrefix(data, utf8BOM), gjson.Escape("$schema"))
+		if schema.Type == gjson.String && isAgentPluginsSchema(schema.Str) {
+			return rootManifest, true
+		}
+	}
+	for _, rel := range manifestPaths {
+		p := filepath.Join(root, rel)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, false
+		}
+	}
+	return "", false
+}
+
+// maxFileSize bounds what is read of a manifest or hooks file: real ones are
+// a few kilobytes, and a plugin folder must not be able to exhaust memory.
+const maxFileSize = 16 << 20
+
+// readFile reads a regular file of at most maxFileSize bytes. Anything else is
+// refused before it is opened: reading a FIFO named plugin.json would block
+// discovery forever.
+func readFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, errors.New("not a regular file")
+	case fi.Size() > maxFileSize:
+		return nil, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
+	}
+	return os.ReadFile(path)
+}
+
+func isAgentPluginsSchema(s string) bool {
+	for _, scheme := range []string{"https://", "http://"} {
+		if strings.HasPrefix(s, scheme+agentPluginsSchema) {
+			return true
+		}
+	}
+	return false
+}
+
+func isPlugin(dir string) bool {
+	p, _ := findManifest(dir)
+	return p != ""
+}
+
+// explicit loads a plugin the host named.
+func (l *loader) explicit(c Config) {
+	if strings.TrimSpace(c.Root) == "" {
+		l.warn("plugins", "skipping a plugin entry without a root folder")
+		return
+	}
+	root := absClean(c.Root)
+	fi, err := os.Stat(root)
+	switch {
+	case err != nil:
+		l.warn(root, "skipping plugin %s: %v", root, pathErr(err))
+		return
+	case !fi.IsDir():
+		l.warn(root, "skipping plugin %s: not a folder", root)
+		return
+	}
+	c.Root = root
+	l.add(c, filepath.Base(root), false)
+}
+
+// scan loads the plugins in one folder (see Options.Dirs).
+func (l *loader) scan(dir string) {
+	if isPlugin(dir) {
+		l.scanned(dir, DefaultMarketplace, filepath.Base(dir))
+		return
+	}
+	children, ok := l.subdirs(dir, true)
+	if !ok {
+		return
+	}
+	for _, c := range children {
+		if isPlugin(c) {
+			l.scanned(c, DefaultMarketplace, filepath.Base(c))
+			continue
+		}
+		// Not a plugin: a marketplace folder of the install cache.
+		marketplace := filepath.Base(c)
+		plugins, _ := l.subdirs(c, false)
+		for _, p := range plugins {
+			if isPlugin(p) {
+				l.scanned(p, marketplace, filepath.Base(p))
+				continue
+			}
+			if v := l.newestVersion(p); v != "" {
+				l.scanned(v, marketplace, filepath.Base(p))
+			}
+		}
+	}
+}
+
+func (l *loader) scanned(root, marketplace, name string) {
+	if l.disabledRoots[realPath(root)] {
+		return
+	}
+	l.add(Config{Root: root, Marketplace: marketplace}, name, true)
+}
+
+// subdirs lists dir's child folders (symlinks to folders included), sorted,
+// without hidden ones. A missing top-level folder is not worth a warning: a
+// host may name the install cache before anything is installed.
+func (l *loader) subdirs(dir string, top bool) ([]string, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if !top || !errors.Is(err, fs.ErrNotExist) {
+			l.warn(dir, "cannot scan plugin folder %s: %v", dir, pathErr(err))
+		}
+		return nil, false
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			out = append(out, p)
+		}
+	}
+	return out, true
+}
+
+// newestVersion picks the plugin's current version folder in the install
+// cache layout, or "" when no child folder holds a manifest. A folder marked
+// orphaned loses to any unmarked one; then the newest version wins (see
+// compareVersions); then the latest modified; then the greater name.
+func (l *loader) newestVersion(pluginDir string) string {
+	type candidate struct {
+		path, name string
+		orphaned   bool
+		mod        time.Time
+	}
+	versions, _ := l.subdirs(pluginDir, false)
+	var best *candidate
+	for _, v := range versions {
+		if !isPlugin(v) {
+			continue
+		}
+		c := &candidate{path: v, name: filepath.Base(v)}
+		if _, err := os.Stat(filepath.Join(v, orphanMarker)); err == nil {
+			c.orphaned = true
+		}
+		if fi, err := os.Stat(v); err == nil {
+			c.mod = fi.ModTime()
+		}
+		if best == nil {
+			best = c
+			continue
+		}
+		newer := false
+		switch cmp := compareVersions(c.name, best.name); {
+		case c.orphaned != best.orphaned:
+			newer = !c.orphaned
+		case cmp != 0:
+			newer = cmp > 0
+		case !c.mod.Equal(best.mod):
+			newer = c.mod.After(best.mod)
+		default:
+			newer = c.name > best.name
+		}
+		if newer {
+			best = c
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.path
+}
+
+func absClean(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
+}
+
+// realPath resolves symlinks; a path that cannot be resolved is kept as is.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// pathErr drops the path an *fs.PathError repeats, since messages name the
+// path already.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
