@@ -11,6 +11,10 @@ import (
 // TestMain makes this test binary answer as "hookd" on $PATH, so scripts and
 // end-to-end tests run the real command-line entry point in a child process.
 func TestMain(m *testing.M) {
+	// Hooks run through $SHELL -lc. A login bash with a heavy profile costs
+	// ~150 ms a hook on some machines; sh keeps the suite measuring hookd, not
+	// the machine's shell start-up. Children (hookd, hooks) inherit it.
+	os.Setenv("SHELL", "/bin/sh")
 	testscript.Main(m, map[string]func(){
 		"hookd": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
