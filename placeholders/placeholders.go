@@ -172,7 +172,7 @@ func (x *expander) lookup(placeholder string) (gjson.Result, error) {
 func writeString(out *bytes.Buffer, s string) {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
+	_ = enc.Encode(s)           // a string always encodes
 	out.Truncate(out.Len() - 1) // Encode ends with a newline
 }
 
