@@ -1,3 +1,5 @@
+//go:build unix
+
 package hooks
 
 import (
@@ -232,4 +234,32 @@ func isZombie(pid int) bool {
 	}
 	i := strings.LastIndexByte(string(stat), ')')
 	return i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z")
+}
+
+func TestSessionEnd_AsyncHookRunsSynchronouslyAndItsOutputIsIgnored(t *testing.T) {
+	dir := t.TempDir()
+	done := filepath.Join(dir, "done")
+	host := newFakeHost(nil)
+	e := hostEngine(t, `{"SessionEnd": [{"hooks": [{"type": "command", "async": true, "timeout": 600,
+		"command": "touch `+done+`; echo '{\"continue\":false,\"systemMessage\":\"ignored\"}'"}]}]}`, host, 0)
+	if _, w := e.List(""); len(w) != 2 || !strings.Contains(w[0].Message, "clamping SessionEnd hook timeout to 3s") ||
+		!strings.Contains(w[1].Message, "running async SessionEnd hook synchronously") {
+		t.Errorf("warnings %+v", w)
+	}
+	hooks, _ := e.snapshot()
+	if h := hooks[0].Handler; h.Async || h.Timeout != 3 {
+		t.Fatalf("SessionEnd handler async=%v timeout=%d, want sync and 3 s", h.Async, h.Timeout)
+	}
+	res, err := e.Run(context.Background(), "SessionEnd", []byte(`{"reason":"other"}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The hook had finished when Run returned: it was not started in the
+	// background.
+	if _, err := os.Stat(done); err != nil || res.Hooks[0].Status != StatusSucceeded || res.Hooks[0].Async {
+		t.Fatalf("SessionEnd hook %+v, done file: %v", res.Hooks[0], err)
+	}
+	if !res.Continue || len(res.SystemMessages) != 0 || !e.EndsSession("SessionEnd") || e.EndsSession("Stop") {
+		t.Errorf("SessionEnd output was applied: %+v", res)
+	}
 }
