@@ -47,6 +47,8 @@ func hookdPath(t testing.TB) string {
 // startServe spawns "hookd serve" and initializes it with home and cwd.
 func startServe(t *testing.T, home string, extra map[string]any) *client.Client {
 	t.Helper()
+	// A temp dir of its own: hookd's spill files stay inside the test.
+	t.Setenv("TMPDIR", t.TempDir())
 	ctx := context.Background()
 	c, err := client.Start(ctx, hookdPath(t), testWriter{t}, "serve", "--log-level", "warn")
 	if err != nil {
@@ -338,6 +340,39 @@ func TestServe_HugeOutputKeepsMemoryBounded(t *testing.T) {
 	t.Logf("hookd peak RSS while a hook printed 200 MB: %d kB", peak)
 	if peak > 100*1024 {
 		t.Errorf("hookd peak RSS %d kB, want well under the 200 MB the hook printed", peak)
+	}
+	// Nothing is lost: the spill file holds all 200 MB the hook printed.
+	path := gjson.GetBytes(res, "hooks.0.stdoutSpilled").Str
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("stdout spill file: %v; %s", err, res)
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	var total int64
+	for {
+		n, err := f.Read(buf)
+		for _, b := range buf[:n] {
+			if b != 'a' {
+				t.Fatalf("byte %d of the spill file is %q, want 'a'", total, b)
+			}
+			total++
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if total != 200000000 {
+		t.Errorf("spill file holds %d bytes, want all 200000000", total)
+	}
+	if code, err := c.Close(context.Background()); code != 0 || err != nil {
+		t.Fatalf("close: %d, %v", code, err)
+	}
+	if _, err := os.Stat(filepath.Dir(path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the session's spill folder survived exit: %v", err)
 	}
 }
 

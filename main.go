@@ -211,6 +211,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return 1, err
 	}
 	fmt.Fprintf(stdout, "%s\n", out)
+	if e.EndsSession(pos[0]) {
+		if err := e.EndSession(); err != nil {
+			fmt.Fprintf(stderr, "warning: %v\n", err)
+		}
+	}
 	if res.Decision == hooks.DecisionDeny || res.Decision == hooks.DecisionBlock {
 		return 2, nil
 	}

@@ -48,7 +48,7 @@ var Codex = &Profile{
 			Parse: parseSessionStart, Combine: combineSessionStart},
 		{Name: "SessionEnd", Label: "session_end", MatchField: "reason",
 			InputFields: []string{"session_id", "transcript_path", "cwd", "hook_event_name", "reason"},
-			ForceSync:   true, NoMCP: true, DefaultTimeout: 1, MaxTimeout: 3,
+			ForceSync:   true, NoMCP: true, EndsSession: true, DefaultTimeout: 1, MaxTimeout: 3,
 			Parse: parseSessionEnd, Combine: combineSessionEnd},
 		{Name: "UserPromptSubmit", Label: "user_prompt_submit",
 			InputFields:  []string{"session_id", "turn_id", "agent_id", "agent_type", "transcript_path", "cwd", "hook_event_name", "model", "permission_mode", "prompt"},

@@ -8,8 +8,11 @@
 //	discovery.go  which files are read, in which order, and the hook keys
 //	matcher.go    matcher groups against an event's match target
 //	engine.go     select → run (hooks/proc) → parse → combine
+//	mcp.go        mcp_tool handlers: template, host call, result as stdout
+//	async.go      async handlers: 8 at once, pending queue, session end
 //	output.go     exit code and stdout classification shared by all events
 //	event_*.go    what each event's output may hold and how results combine
+//	spill.go      oversized text → spill files and previews (package spill)
 //
 // Everything that differs between agent hosts lives in a Profile value
 // (profile.go, codex.go); the engine itself never asks which host it serves.

@@ -41,6 +41,8 @@ type Options struct {
 	// it exits (0: proc's default).
 	IOGrace time.Duration
 	Logger  *slog.Logger
+	// Host calls MCP tools and receives notifications; nil for the CLI.
+	Host Host
 }
 
 // Engine discovers hooks and runs them for events. It is safe for concurrent
@@ -58,10 +60,8 @@ type Engine struct {
 	finished atomic.Int64 // completion counter for "last completed" rules
 
 	// Async handlers belong to the engine, not to the request that started
-	// them: bgCtx ends them on Close.
-	bgCtx    context.Context
-	bgCancel context.CancelFunc
-	bg       sync.WaitGroup
+	// them (async.go).
+	async asyncRunner
 }
 
 // ErrUnknownEvent is returned by Run for an event the profile does not know.
@@ -87,14 +87,13 @@ func New(opts Options) *Engine {
 		opts.Session.Cwd, _ = os.Getwd()
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: scrubEnv(os.Environ())}
-	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
+	e.async.init()
 	return e
 }
 
 // Close kills background handlers and waits for them to end.
 func (e *Engine) Close() {
-	e.bgCancel()
-	e.bg.Wait()
+	e.async.end()
 }
 
 // Profile returns the engine's profile.
@@ -214,7 +213,7 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	stdin := e.buildInput(ev, input, turnID)
 	targets, _ := ev.MatchTargets(e.profile, input)
 
-	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}}
+	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
 	hooks, _ := e.snapshot()
 	var run []*Hook
 	for _, h := range hooks {
@@ -233,17 +232,17 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	for i, h := range run {
 		if h.Handler.Async && !ev.ForceSync {
 			outs[i] = Outcome{Hook: h, Status: StatusStarted}
-			e.startAsync(ev, h, stdin)
+			e.startAsync(res.RunID, ev, h, stdin)
 			continue
 		}
 		if e.profile.Serial {
-			outs[i] = e.runOne(ctx, ev, h, stdin)
+			outs[i] = e.runOne(ctx, res.RunID, ev, h, stdin)
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[i] = e.runOne(ctx, ev, h, stdin)
+			outs[i] = e.runOne(ctx, res.RunID, ev, h, stdin)
 		}()
 	}
 	wg.Wait()
@@ -261,6 +260,7 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	if ev.Combine != nil {
 		ev.Combine(res, syncOuts)
 	}
+	e.spillResult(res, syncOuts)
 	// Report in configuration order, with the checked sync outcomes.
 	j := 0
 	for _, o := range outs {
@@ -285,7 +285,8 @@ func (e *Engine) selects(ev *EventRules, h *Hook, targets []string) bool {
 func hookRun(o Outcome) HookRun {
 	r := HookRun{Key: o.Hook.Key, Status: o.Status, ExitCode: o.Raw.ExitCode,
 		DurationMs: o.Raw.Duration.Milliseconds(), Stderr: o.Raw.Stderr, Async: o.Status == StatusStarted,
-		StdoutDropped: o.Raw.StdoutDropped, StderrDropped: o.Raw.StderrDropped}
+		StdoutDropped: o.Raw.StdoutDropped, StderrDropped: o.Raw.StderrDropped,
+		StdoutSpilled: o.Raw.StdoutSpilled, StderrSpilled: o.Raw.StderrSpilled}
 	if r.Status == StatusStopped {
 		r.Status = StatusSucceeded
 	}
@@ -297,8 +298,10 @@ func hookRun(o Outcome) HookRun {
 }
 
 // runOne runs one handler to completion and reads its output.
-func (e *Engine) runOne(ctx context.Context, ev *EventRules, h *Hook, stdin []byte) Outcome {
+func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Hook, stdin []byte) Outcome {
+	e.reportStatus(runID, h, StateStarted)
 	raw := e.execute(ctx, h, stdin)
+	e.reportStatus(runID, h, StateFinished)
 	var o Outcome
 	if ev.Parse != nil {
 		o = ev.Parse(raw, false)
@@ -310,24 +313,12 @@ func (e *Engine) runOne(ctx context.Context, ev *EventRules, h *Hook, stdin []by
 	return o
 }
 
-// startAsync runs an async handler in the background. Its result only carries
-// context and messages, which are delivered later; it never changes this
-// event's outcome.
-func (e *Engine) startAsync(ev *EventRules, h *Hook, stdin []byte) {
-	e.bg.Add(1)
-	go func() {
-		defer e.bg.Done()
-		raw := e.execute(e.bgCtx, h, stdin)
-		if ev.Parse != nil {
-			o := ev.Parse(raw, true)
-			e.log.Info("async hook finished", "hook", h.Key, "status", o.Status, "error", o.Error)
-		}
-	}()
-}
-
 // execute runs the handler's process (or, for mcp_tool, asks the host).
 func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 	timeout := time.Duration(h.Handler.Timeout) * time.Second
+	if h.Handler.Type == TypeMCPTool {
+		return e.callTool(ctx, h, stdin)
+	}
 	if h.Handler.Type != TypeCommand {
 		return RawResult{Err: fmt.Errorf("%s handlers are not supported by this build", h.Handler.Type), Timeout: timeout}
 	}
@@ -337,6 +328,7 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 	}
 	script = e.pluginScript(h, script)
 	env := e.hookEnv(h)
+	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
 		Script:    script,
 		Dir:       e.opts.Session.Cwd,
@@ -346,6 +338,7 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 		KillGrace: e.profile.KillGrace,
 		MaxOutput: e.opts.MaxOutput,
 		IOGrace:   e.opts.IOGrace,
+		Overflow:  over.write,
 	})
 	raw := RawResult{Stdout: string(r.Stdout), Stderr: string(r.Stderr), Err: r.Err,
 		TimedOut: r.TimedOut, Cancelled: r.Cancelled, Timeout: timeout,
@@ -354,6 +347,7 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 		code := r.ExitCode
 		raw.ExitCode = &code
 	}
+	over.finish(&raw)
 	return raw
 }
 

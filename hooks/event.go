@@ -28,6 +28,9 @@ type EventRules struct {
 	ForceSync bool
 	// NoMCP rejects mcp_tool handlers at discovery (SessionEnd).
 	NoMCP bool
+	// EndsSession marks the event after which the session's background work
+	// and spill files are cleaned up (SessionEnd).
+	EndsSession bool
 	// DefaultTimeout and MaxTimeout, in seconds; MaxTimeout 0 means no cap.
 	DefaultTimeout int
 	MaxTimeout     int

@@ -117,6 +117,10 @@ type RawResult struct {
 	StdoutDropped int64
 	StderrDropped int64
 	Duration      time.Duration
+	// StdoutSpilled and StderrSpilled name the spill files that hold the
+	// whole stream when it passed the capture cap.
+	StdoutSpilled string
+	StderrSpilled string
 }
 
 // Outcome is one handler's result as read by its event's rules.
@@ -170,6 +174,8 @@ type Result struct {
 	SystemMessages    []Message       `json:"systemMessages,omitempty"`
 	Hooks             []HookRun       `json:"hooks"`
 	Skipped           []Skip          `json:"skipped"`
+	// RunID names this run in hooks/status notifications and async results.
+	RunID string `json:"runId,omitempty"`
 }
 
 // Permission is a PermissionRequest verdict.
@@ -203,6 +209,8 @@ type HookRun struct {
 	Async         bool    `json:"async"`
 	StdoutDropped int64   `json:"stdoutDropped,omitempty"`
 	StderrDropped int64   `json:"stderrDropped,omitempty"`
+	StdoutSpilled string  `json:"stdoutSpilled,omitempty"`
+	StderrSpilled string  `json:"stderrSpilled,omitempty"`
 }
 
 // Skip names a hook that matched but did not run, and why.

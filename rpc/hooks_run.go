@@ -33,10 +33,16 @@ func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
 	if len(input) == 0 || string(input) == "null" {
 		input = nil
 	}
-	res, err := s.Engine().Run(ctx, *p.Event, input, p.TurnID)
+	e := s.Engine()
+	res, err := e.Run(ctx, *p.Event, input, p.TurnID)
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {
 		return nil, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)
+	}
+	if err == nil && e.EndsSession(*p.Event) {
+		// SessionEnd: answer first, then end the session's background work
+		// and remove its spill folder.
+		return replyThen{v: res, after: func() { s.endSession(e) }}, nil
 	}
 	return res, err
 }

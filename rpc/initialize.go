@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/spill"
 )
 
 func init() {
@@ -88,6 +88,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 		return nil, err
 	}
 	opts.Logger = s.log
+	opts.Host = s
 	e := hooks.New(opts)
 	sum := e.Load()
 
@@ -106,7 +107,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 		ServerInfo:      serverInfo{Name: "hookd", Version: s.opts.Version},
 		ProtocolVersion: ProtocolVersion,
 		Profile:         opts.Profile.Name,
-		Session:         sessionInfo{ID: opts.Session.ID, SpillDir: filepath.Join(os.TempDir(), "hook_outputs", opts.Session.ID)},
+		Session:         sessionInfo{ID: opts.Session.ID, SpillDir: spill.Dir(opts.Session.ID)},
 		Capabilities:    capabilities{Events: opts.Profile.EventNames(), HandlerTypes: []string{hooks.TypeCommand, hooks.TypeMCPTool}},
 		Hooks:           sum,
 	}, nil

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	json "github.com/goccy/go-json"
 	"github.com/sourcegraph/jsonrpc2"
@@ -81,6 +82,13 @@ type Server struct {
 	exitOnce sync.Once
 	exitCode int
 	done     chan struct{}
+
+	// conn is the connection, for calls to the host (host.go); inputClosed
+	// ends when stdin does, since no answer can arrive after that.
+	conn        atomic.Pointer[jsonrpc2.Conn]
+	callSeq     atomic.Uint64
+	inputClosed context.Context
+	closeInput  context.CancelFunc
 }
 
 // Serve runs hookd's JSON-RPC server over r and w until exit, stdin EOF or the
@@ -92,13 +100,15 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	}
 	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{})}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
+	s.inputClosed, s.closeInput = context.WithCancel(context.Background())
 	s.stream = NewStream(r, w, closer, StreamOptions{
 		Framing:         opts.Framing,
 		MaxMessageBytes: opts.MaxMessageBytes,
 		Log:             s.logMessage,
 		// Replies to requests still running at EOF are written before the
 		// connection closes: a host may pipe a request file and close stdin.
-		BeforeEOF: s.inflight.Wait,
+		// Calls to the host fail at once: their answers can no longer come.
+		BeforeEOF: func() { s.closeInput(); s.inflight.Wait() },
 	})
 	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
 	select {
@@ -133,6 +143,7 @@ func (s *Server) exit(code int) {
 			e := s.engine
 			s.mu.Unlock()
 			if e != nil {
+				s.endSession(e)
 				e.Close()
 			}
 			close(s.done)
@@ -143,6 +154,7 @@ func (s *Server) exit(code int) {
 // Handle implements jsonrpc2.Handler. It runs on the connection's reader
 // goroutine, so it never blocks on slow work: only inline methods run here.
 func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	s.conn.CompareAndSwap(nil, conn)
 	if req.Notif {
 		s.handleNotification(req)
 		return
@@ -215,6 +227,9 @@ func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		err = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled"}
 	}
 	s.reply(conn, req, result, err)
+	if then, ok := result.(replyThen); ok && err == nil {
+		then.after()
+	}
 }
 
 func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, err error) {

@@ -1,0 +1,190 @@
+package hooks
+
+import (
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/hookd/hookd/hooks/proc"
+	"github.com/hookd/hookd/spill"
+)
+
+// Large output never reaches the model whole and is never lost. After an
+// event's results are combined, each additionalContext text above its
+// handler's additionalContextLimit, the PostToolUse feedback and each
+// Stop/SubagentStop continuation fragment above the default limit are
+// replaced by a preview that names a spill file holding the whole text
+// (package spill). Separately, a handler's stdout or stderr past the capture
+// cap is streamed to a spill file as it arrives instead of being dropped.
+
+// spillResult applies the spill limits to a combined result. outs are the
+// outcomes it was combined from; their hooks give each context its limit.
+func (e *Engine) spillResult(res *Result, outs []Outcome) {
+	byKey := make(map[string]*Outcome, len(outs))
+	for i := range outs {
+		if outs[i].Hook != nil {
+			byKey[outs[i].Hook.Key] = &outs[i]
+		}
+	}
+	for i := range res.AdditionalContext {
+		c := &res.AdditionalContext[i]
+		limit := spill.DefaultLimit
+		o := byKey[c.Hook]
+		if o != nil && o.Hook.Handler.AdditionalContextLimit != nil {
+			limit = *o.Hook.Handler.AdditionalContextLimit
+		}
+		if o != nil && o.Raw.StdoutSpilled != "" && c.Text == strings.TrimSpace(o.Raw.Stdout) {
+			e.spillOverflowedContext(c, o.Raw, limit)
+			continue
+		}
+		t := e.limitText(c.Text, limit)
+		c.Text, c.Spilled, c.Bytes = t.Text, t.Path, int(t.Bytes)
+	}
+	if res.Feedback != "" {
+		res.Feedback = e.limitText(res.Feedback, spill.DefaultLimit).Text
+	}
+	if res.Continuation != "" {
+		// The continuation is the blocking handlers' reasons joined in
+		// order; each fragment is limited on its own, as in Codex.
+		var frags []string
+		for i := range outs {
+			if outs[i].Block {
+				frags = append(frags, outs[i].Reason)
+			}
+		}
+		if strings.Join(frags, "\n\n") == res.Continuation {
+			for i := range frags {
+				frags[i] = e.limitText(frags[i], spill.DefaultLimit).Text
+			}
+			res.Continuation = strings.Join(frags, "\n\n")
+		}
+	}
+}
+
+// limitText applies one limit; a spill file that cannot be written still
+// gives a preview, and the problem is logged.
+func (e *Engine) limitText(text string, limit int) spill.Text {
+	t, err := spill.Limit(e.opts.Session.ID, text, limit)
+	if err != nil {
+		e.log.Warn("cannot spill hook output; the model gets a preview without a file", "err", err)
+	}
+	return t
+}
+
+// spillOverflowedContext handles plain-text context from a handler whose
+// stdout passed the capture cap: the text in memory is only its head, and the
+// whole output is already in the stdout spill file, so the preview is made
+// from that file. With limit 0 (never spill) the head stays inline and the
+// entry still names the file.
+func (e *Engine) spillOverflowedContext(c *ContextEntry, raw RawResult, limit int) {
+	path := raw.StdoutSpilled
+	size := int64(len(raw.Stdout)) + raw.StdoutDropped
+	c.Spilled, c.Bytes = path, int(size)
+	if limit <= 0 {
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		e.log.Warn("read spilled stdout", "err", err)
+		return
+	}
+	defer f.Close()
+	if !spill.Over(size, limit) {
+		// A limit above the capture cap: the whole output fits after all.
+		whole, err := io.ReadAll(io.LimitReader(f, size))
+		if err == nil {
+			c.Text, c.Spilled, c.Bytes = strings.TrimSpace(string(whole)), "", 0
+		}
+		return
+	}
+	p, err := spill.Preview(f, size, limit, path)
+	if err != nil {
+		e.log.Warn("preview spilled stdout", "err", err)
+		return
+	}
+	c.Text = p
+}
+
+// overflow streams a handler's output past the capture cap into spill files,
+// one per stream, so that nothing a hook prints is lost while hookd's memory
+// stays bounded. proc serialises the calls to write; finish runs after.
+type overflow struct {
+	session string
+	log     *slog.Logger
+	// kept is how many bytes of each stream proc keeps in memory; the file
+	// gets the rest at that offset, and the kept head is written in front
+	// once the run is over.
+	kept   int64
+	files  map[string]*os.File
+	failed map[string]bool
+}
+
+func (e *Engine) newOverflow() *overflow {
+	kept := e.opts.MaxOutput
+	if kept <= 0 {
+		kept = proc.DefaultMaxOutput
+	}
+	return &overflow{session: e.opts.Session.ID, log: e.log, kept: int64(kept),
+		files: map[string]*os.File{}, failed: map[string]bool{}}
+}
+
+// write is proc.Command.Overflow.
+func (o *overflow) write(stream string, p []byte) {
+	if o.failed[stream] {
+		return
+	}
+	f := o.files[stream]
+	if f == nil {
+		var err error
+		if f, err = spill.Create(o.session); err == nil {
+			_, err = f.Seek(o.kept, io.SeekStart)
+		}
+		if err != nil {
+			o.fail(stream, f, err)
+			return
+		}
+		o.files[stream] = f
+	}
+	if _, err := f.Write(p); err != nil {
+		o.fail(stream, f, err)
+	}
+}
+
+func (o *overflow) fail(stream string, f *os.File, err error) {
+	o.log.Warn("cannot spill hook output past the capture cap; the rest is dropped", "stream", stream, "err", err)
+	o.failed[stream] = true
+	delete(o.files, stream)
+	if f != nil {
+		f.Close()
+		os.Remove(f.Name())
+	}
+}
+
+// finish writes each spilled stream's kept head in front of its file and
+// records the files in raw.
+func (o *overflow) finish(raw *RawResult) {
+	for stream, dst := range map[string]*string{"stdout": &raw.StdoutSpilled, "stderr": &raw.StderrSpilled} {
+		f := o.files[stream]
+		if f == nil {
+			continue
+		}
+		head := raw.Stdout
+		if stream == "stderr" {
+			head = raw.Stderr
+		}
+		_, err := f.Seek(0, io.SeekStart)
+		if err == nil {
+			_, err = f.WriteString(head)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			o.fail(stream, nil, err)
+			os.Remove(f.Name())
+			continue
+		}
+		*dst = f.Name()
+	}
+}

@@ -1,0 +1,82 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	json "github.com/goccy/go-json"
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/hookd/hookd/hooks"
+)
+
+// Server is the engine's hooks.Host: it calls MCP tools and sends
+// notifications over the session's own connection.
+var _ hooks.Host = (*Server)(nil)
+
+// CallTool sends the host an mcp/callTool request and waits for its answer,
+// for ctx (the hook's timeout) or until the host can no longer answer (stdin
+// closed, session over), whichever comes first. It runs on the goroutine of
+// the hooks/run that needs it, never on the reader, which must stay free to
+// read the answer. When hookd gives up first it sends $/cancelRequest, so the
+// host may stop the tool.
+func (s *Server) CallTool(ctx context.Context, call hooks.ToolCall) (json.RawMessage, error) {
+	conn := s.conn.Load()
+	if conn == nil {
+		return nil, errors.New("no connection to the host")
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.inputClosed, cancel)
+	defer stop()
+
+	id := jsonrpc2.ID{Num: s.callSeq.Add(1)}
+	w, err := conn.DispatchCall(wctx, "mcp/callTool", call, jsonrpc2.PickID(id))
+	if err != nil {
+		return nil, fmt.Errorf("send mcp/callTool: %w", err)
+	}
+	var res json.RawMessage
+	err = w.Wait(wctx, &res)
+	var je *jsonrpc2.Error
+	switch {
+	case err == nil:
+		return res, nil
+	case ctx.Err() != nil:
+		_ = conn.Notify(context.Background(), "$/cancelRequest", map[string]any{"id": id})
+		return nil, ctx.Err()
+	case s.inputClosed.Err() != nil:
+		return nil, errors.New("the host closed hookd's input before answering mcp/callTool")
+	case errors.As(err, &je):
+		return nil, fmt.Errorf("the host answered mcp/callTool with error %d: %s", je.Code, je.Message)
+	case errors.Is(err, jsonrpc2.ErrClosed):
+		return nil, errors.New("the connection to the host closed before it answered mcp/callTool")
+	default:
+		return nil, fmt.Errorf("mcp/callTool: %w", err)
+	}
+}
+
+// Notify sends the host a notification; it implements hooks.Host.
+func (s *Server) Notify(method string, params any) { s.notify(method, params) }
+
+// replyThen is a method result with work to do once the reply is written:
+// SessionEnd and shutdown answer first, then clean up.
+type replyThen struct {
+	v     any
+	after func()
+}
+
+// MarshalJSON writes the result itself.
+func (r replyThen) MarshalJSON() ([]byte, error) { return json.Marshal(r.v) }
+
+// endSession ends the session's background work and removes its spill
+// folder; every end of a session (SessionEnd, shutdown, exit, stdin EOF, the
+// host's death) comes here. It may run more than once.
+func (s *Server) endSession(e *hooks.Engine) {
+	if e == nil {
+		return
+	}
+	if err := e.EndSession(); err != nil {
+		s.log.Warn("end session", "err", err)
+	}
+}
