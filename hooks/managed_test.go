@@ -111,10 +111,10 @@ func TestManaged_RequirementsFileProblems(t *testing.T) {
 		t.Errorf("a missing requirements file is no requirements: %v", r.Fatal)
 	}
 	for content, msg := range map[string]string{
-		"[hooks\n":                          "parse managed requirements",
+		"[hooks\n":                           "parse managed requirements",
 		"allow_managed_hooks_only = \"y\"\n": "allow_managed_hooks_only",
-		"[features]\nhooks = 1\n":           "features.hooks",
-		"hooks = 3\n":                       "must be a table",
+		"[features]\nhooks = 1\n":            "features.hooks",
+		"hooks = 3\n":                        "must be a table",
 	} {
 		m.write(t, content)
 		r := DiscoverAll(Codex, DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
