@@ -325,7 +325,7 @@ func (e *Engine) lookup(field string, keys []string) ([]*Hook, error) {
 	for _, k := range keys {
 		h, ok := byKey[strings.TrimSpace(k)]
 		if !ok {
-			return nil, &ParamError{Field: field, Msg: fmt.Sprintf("unknown hook key %q (hooks/list shows the keys)", k)}
+			return nil, &ParamError{Field: field, Msg: fmt.Sprintf("unknown hook key %q", k)}
 		}
 		out = append(out, h)
 	}

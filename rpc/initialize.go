@@ -43,6 +43,9 @@ type initializeParams struct {
 		} `json:"project"`
 		Hooks       json.RawMessage `json:"hooks"`
 		BypassTrust *bool           `json:"bypassTrust"`
+		Managed     struct {
+			Requirements string `json:"requirements"`
+		} `json:"managed"`
 	} `json:"config"`
 }
 
@@ -87,7 +90,11 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	opts.Logger = s.log
 	e := hooks.New(opts)
-	sum := e.Load()
+	sum, err := e.LoadChecked()
+	if err != nil {
+		e.Close()
+		return nil, invalidParams("config.managed.requirements: %v", err)
+	}
 
 	s.mu.Lock()
 	s.engine = e
@@ -98,7 +105,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	// Warnings go out after the reply so a host sees its result first.
 	_, warnings := e.List("")
-	go s.reportWarnings(warnings)
+	go s.reportLoad(e, warnings)
 
 	return initializeResult{
 		ServerInfo:      serverInfo{Name: "hookd", Version: s.opts.Version},
@@ -164,6 +171,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			ProjectRoot:    root,
 			ProjectTrusted: p.Config.Project.Trusted,
 			SessionHooks:   sessionHooks,
+			Managed:        p.Config.Managed.Requirements,
 		},
 		BypassTrust: bypass,
 	}, nil
