@@ -194,6 +194,10 @@ func TestServe_ReviewTrustAndEnableOverRPC(t *testing.T) {
 	if gjson.GetBytes(res, "additionalContext.0.text").Str != "first" || gjson.GetBytes(res, "skipped.#").Int() != 1 {
 		t.Errorf("after trust: %s", res)
 	}
+	if err := c.Call(ctx, "hooks/reload", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitLog(t, c, "1 hook awaits review")
 
 	var enabled json.RawMessage
 	if err := c.Call(ctx, "hooks/setEnabled", map[string]any{"key": k0, "enabled": false}, &enabled); err != nil {

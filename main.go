@@ -163,6 +163,9 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	if f.hookState != "" && !json.Valid([]byte(f.hookState)) {
+		return hooks.Options{}, fmt.Errorf("--hook-state is not valid JSON: want {\"KEY\": {\"enabled\": false, \"trusted_hash\": \"sha256:...\"}}")
+	}
 	return hooks.Options{
 		Profile:     prof,
 		Session:     hooks.Session{ID: id, Cwd: cwd},

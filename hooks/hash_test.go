@@ -141,3 +141,13 @@ func TestHash_OtherHandlersOfTheGroupAreNotHashed(t *testing.T) {
 		t.Errorf("hashes %s %s, alone %s", hooks[0].Hash, hooks[1].Hash, one.Hash)
 	}
 }
+
+// BenchmarkHash is the cost discovery pays per hook for its trust hash.
+func BenchmarkHash(b *testing.B) {
+	hooks, _ := ParseHooksJSON(Codex, []byte(`{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"mcp_tool","server":"security","tool":"scan","input":{"file_path":"${tool_input.file_path}","n":1.5},"timeout":30,"statusMessage":"Scanning file"}]}]}}`),
+		Source{Layer: LayerUser, Path: "/tmp/hooks.json"}, "/tmp/hooks.json")
+	h := hooks[0]
+	for b.Loop() {
+		hookHash("post_tool_use", h)
+	}
+}

@@ -260,3 +260,19 @@ func TestUpdate_ConcurrentWritersLoseNothing(t *testing.T) {
 		t.Errorf("original content not kept")
 	}
 }
+
+// BenchmarkEdit_TrustOneOf100 records one hash in a config.toml that already
+// holds state for 100 hooks (about 12 KB), as hooks/trust does.
+func BenchmarkEdit_TrustOneOf100(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(richConfig)
+	for i := range 100 {
+		fmt.Fprintf(&sb, "\n[hooks.state.\"/home/u/.codex/hooks.json:post_tool_use:%d:0\"]\ntrusted_hash = \"%s\"\n", i, hashA)
+	}
+	doc := []byte(sb.String())
+	for b.Loop() {
+		if _, err := Edit(doc, []Change{{Key: "/home/u/.codex/hooks.json:post_tool_use:50:0", TrustedHash: hashB}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
