@@ -33,6 +33,8 @@ Usage:
   hookd [serve] [flags]          JSON-RPC 2.0 sidecar on stdin/stdout (what hosts spawn)
   hookd run EVENT [flags]        run one event's hooks once and print the result JSON
   hookd list [flags]             list discovered hooks (table, or --json)
+  hookd trust KEY...|--all       record hooks as reviewed (trusted) in the user config.toml
+  hookd enable KEY / disable KEY allow or stop one hook from running
   hookd version                  print the version
   hookd help [COMMAND]           show help
 
@@ -57,6 +59,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = cmdRun(args, stdin, stdout, stderr)
 	case "list":
 		err = cmdList(args, stdout, stderr)
+	case "trust":
+		err = cmdTrust(args, stdout, stderr)
+	case "enable", "disable":
+		err = cmdSetEnabled(cmd == "enable", args, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "hookd %s\n", version)
 	case "help", "-h", "--help", "-help":
@@ -87,6 +93,10 @@ func cmdHelp(args []string, stdout io.Writer) error {
 		fs, _, _ = runFlags(stdout)
 	case "list":
 		fs, _, _ = listFlags(stdout)
+	case "trust":
+		fs, _, _ = trustFlags(stdout)
+	case "enable", "disable":
+		fs, _ = setEnabledFlags(args[0], stdout)
 	default:
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -102,6 +112,7 @@ type engineFlags struct {
 	sessionID                   string
 	logLevel                    string
 	plugins                     pluginFlag
+	managed, hookState          string
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -114,6 +125,8 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
+	fs.StringVar(&f.managed, "managed", "", "managed requirements.toml (managed hooks, allow_managed_hooks_only, [features])")
+	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
 }
 
 func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
@@ -152,10 +165,14 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	if f.hookState != "" && !json.Valid([]byte(f.hookState)) {
+		return hooks.Options{}, fmt.Errorf("--hook-state is not valid JSON: want {\"KEY\": {\"enabled\": false, \"trusted_hash\": \"sha256:...\"}}")
+	}
 	return hooks.Options{
-		Profile:     prof,
-		Session:     hooks.Session{ID: id, Cwd: cwd},
-		Discover:    hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins},
+		Profile: prof,
+		Session: hooks.Session{ID: id, Cwd: cwd},
+		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
+			Managed: f.managed, StateOverrides: []byte(f.hookState)},
 		BypassTrust: f.bypassTrust,
 		Logger:      logger,
 	}, nil
@@ -197,11 +214,14 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	e := hooks.New(opts)
 	defer e.Close()
-	e.Load()
+	if _, err := e.LoadChecked(); err != nil {
+		return 1, err
+	}
 	_, warnings := e.List("")
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", rpc.FormatWarning(w))
 	}
+	warnReview(e, stderr)
 	res, err := e.Run(contextForCLI(), pos[0], input, ro.turnID)
 	if err != nil {
 		return 1, err
@@ -282,7 +302,9 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	}
 	e := hooks.New(opts)
 	defer e.Close()
-	e.Load()
+	if _, err := e.LoadChecked(); err != nil {
+		return err
+	}
 	list, warnings := e.List(lo.event)
 	if lo.json {
 		out, err := json.MarshalIndent(map[string]any{"hooks": list, "warnings": warnings}, "", "  ")
@@ -298,6 +320,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if opts.BypassTrust {
 		fmt.Fprintln(stdout, "# --bypass-trust: enabled hooks run without review for this invocation; nothing is recorded")
 	}
+	listNotes(stdout, list)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tEVENT\tMATCHER\tSOURCE\tTRUST\tENABLED")
 	for _, h := range list {
@@ -305,10 +328,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 		if h.Matcher != nil && *h.Matcher != "" {
 			matcher = *h.Matcher
 		}
-		trust := h.Trust
-		if h.Bypassed {
-			trust += " (bypassed)"
-		}
+		trust := trustCell(h)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\n", h.Key, h.Event, matcher, h.Source.Layer, trust, h.Enabled)
 	}
 	if err := tw.Flush(); err != nil {

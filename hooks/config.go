@@ -445,6 +445,7 @@ func (w *hooksWalker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, pa
 	if w.src.Layer == LayerManaged {
 		hook.Trust = TrustManaged
 	}
+	hook.Hash = hookHash(ev.Label, hook)
 	return hook
 }
 

@@ -27,14 +27,23 @@ type DiscoverOptions struct {
 	Plugins    []PluginConfig
 	PluginDirs []string
 	DataHome   string
+	// Managed is the path of the managed requirements.toml ("" = none).
+	Managed string
+	// StateOverrides is {"<key>": {"enabled"?, "trusted_hash"?}} given on the
+	// command line for this process; it overrides the user config's state.
+	StateOverrides []byte
 }
 
-// Discover loads every source in order (user hooks.json, user config.toml [hooks], trusted project
-// .codex/hooks.json, project config.toml [hooks], session hooks, then plugin hooks) and numbers hooks in display order.
-// All sources load together: a later layer adds to the hooks of an earlier one, never replaces them.
-// A problem in one source is a warning and never stops the others from loading.
-func Discover(p *Profile, opts DiscoverOptions) ([]*Hook, []Warning) {
+// DiscoverAll loads every source in order (managed requirements, user hooks.json, user config.toml
+// [hooks], trusted project .codex/hooks.json, project config.toml [hooks], session hooks, then
+// plugin hooks), numbers hooks in display order and applies trust, enablement and policy. All
+// sources load together: a later layer adds to the hooks of an earlier one, never replaces them. A
+// problem in one source is a warning and never stops the others from loading; only required
+// managed hooks that fail to load are Fatal.
+func DiscoverAll(p *Profile, opts DiscoverOptions) *Discovery {
 	var d discoveryRun
+	d.managed(p, opts.Managed)
+	opts.SessionHooks = d.splitSessionState(opts.SessionHooks)
 	home := ResolveHome(p, opts.Home)
 	switch {
 	case home != "":
@@ -61,7 +70,7 @@ func Discover(p *Profile, opts DiscoverOptions) ([]*Hook, []Warning) {
 	for i, h := range d.hooks {
 		h.Order = i
 	}
-	return d.hooks, d.warns
+	return d.finish(p, opts)
 }
 
 // ResolveHome returns the profile's user folder for opts.Home: home itself when
@@ -106,6 +115,11 @@ func FindProjectRoot(cwd string) string {
 type discoveryRun struct {
 	hooks []*Hook
 	warns []Warning
+	fatal []error
+	// req is what the managed requirements say; sessionState is the
+	// "state" member of the session hooks.
+	req          requirements
+	sessionState []byte
 }
 
 func (d *discoveryRun) add(hooks []*Hook, warns []Warning) {

@@ -6,6 +6,9 @@
 //
 //	config.go     hooks.json / [hooks] TOML → Hook values, with warnings
 //	discovery.go  which files are read, in which order, and the hook keys
+//	managed.go    managed requirements: managed hooks, managed-only, [features]
+//	hash.go       a hook's trust hash, byte for byte as Codex computes it
+//	trust.go      [hooks.state]: trust and enablement; recording them (statefile/)
 //	matcher.go    matcher groups against an event's match target
 //	engine.go     select → run (hooks/proc) → parse → combine
 //	mcp.go        mcp_tool handlers: template, host call, result as stdout

@@ -109,13 +109,15 @@ type Summary struct {
 	Warnings  int `json:"warnings"`
 }
 
-// Load discovers hooks again and replaces the engine's hook set.
+// Load discovers hooks again and replaces the engine's hook set. When
+// required managed hooks fail to load it keeps the current set and logs the
+// error; callers that must refuse to start use LoadChecked.
 func (e *Engine) Load() Summary {
-	hooks, warnings := Discover(e.profile, e.opts.Discover)
-	e.mu.Lock()
-	e.hooks, e.warnings = hooks, warnings
-	e.mu.Unlock()
-	return e.summary(hooks, warnings)
+	sum, err := e.LoadChecked()
+	if err != nil {
+		e.log.Error("hooks not reloaded", "err", err)
+	}
+	return sum
 }
 
 func (e *Engine) summary(hooks []*Hook, warnings []Warning) Summary {
@@ -153,6 +155,10 @@ type HookInfo struct {
 	Runnable bool    `json:"runnable"`
 	// Bypassed is true when the hook runs only because trust is bypassed.
 	Bypassed bool `json:"bypassed,omitempty"`
+	// TrustedHash is the hash recorded at the last review, when there was one.
+	TrustedHash string `json:"trustedHash,omitempty"`
+	// SkipReason says why a hook that is not runnable would be skipped.
+	SkipReason string `json:"skipReason,omitempty"`
 }
 
 // List returns the hooks of one event (all when event is ""), in display
@@ -165,7 +171,8 @@ func (e *Engine) List(event string) ([]HookInfo, []Warning) {
 			continue
 		}
 		info := HookInfo{Key: h.Key, Event: h.Event, Source: h.Source, Handler: h.Handler,
-			Hash: h.Hash, Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == ""}
+			Hash: h.Hash, Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == "",
+			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h)}
 		if h.HasMatcher {
 			m := h.Matcher
 			info.Matcher = &m
@@ -184,6 +191,8 @@ func trusted(h *Hook) bool { return h.Trust == TrustManaged || h.Trust == TrustT
 // skipReason says why a hook would not run, or "" when it runs.
 func (e *Engine) skipReason(h *Hook) string {
 	switch {
+	case h.Policy != "":
+		return h.Policy
 	case !h.Enabled:
 		return "disabled"
 	case trusted(h) || e.opts.BypassTrust || !e.profile.Trust:

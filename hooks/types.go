@@ -74,6 +74,12 @@ type Hook struct {
 	Hash    string
 	Trust   string
 	Enabled bool
+	// TrustedHash is the hash recorded when the hook was last trusted ("" when
+	// never); it differs from Hash when Trust is "modified".
+	TrustedHash string
+	// Policy says why a policy keeps this hook from running whatever its
+	// trust ("managedOnly", "hooksDisabled"), or is "".
+	Policy string
 }
 
 // Warning is a discovery or run-time problem reported to the host.

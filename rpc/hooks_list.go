@@ -2,6 +2,9 @@ package rpc
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/hookd/hookd/hooks"
 )
@@ -34,8 +37,11 @@ func hooksList(ctx context.Context, s *Server, params []byte) (any, error) {
 // hooksReload discovers hooks again; it is ordered with other state changes.
 func hooksReload(ctx context.Context, s *Server, params []byte) (any, error) {
 	e := s.Engine()
-	sum := e.Load()
+	sum, err := e.LoadChecked()
+	if err != nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("%v; the hooks loaded before stay in use", err)}
+	}
 	_, warnings := e.List("")
-	go s.reportWarnings(warnings)
+	go s.reportLoad(e, warnings)
 	return sum, nil
 }

@@ -45,6 +45,9 @@ type initializeParams struct {
 		BypassTrust *bool           `json:"bypassTrust"`
 		Plugins     []pluginParam   `json:"plugins"`
 		PluginDirs  []string        `json:"pluginDirs"`
+		Managed     struct {
+			Requirements string `json:"requirements"`
+		} `json:"managed"`
 	} `json:"config"`
 }
 
@@ -90,7 +93,11 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	opts.Logger = s.log
 	opts.Host = s
 	e := hooks.New(opts)
-	sum := e.Load()
+	sum, err := e.LoadChecked()
+	if err != nil {
+		e.Close()
+		return nil, invalidParams("config.managed.requirements: %v", err)
+	}
 
 	s.mu.Lock()
 	s.engine = e
@@ -101,7 +108,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	// Warnings go out after the reply so a host sees its result first.
 	_, warnings := e.List("")
-	go s.reportWarnings(warnings)
+	go s.reportLoad(e, warnings)
 
 	return initializeResult{
 		ServerInfo:      serverInfo{Name: "hookd", Version: s.opts.Version},
@@ -173,6 +180,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			SessionHooks:   sessionHooks,
 			Plugins:        plugins,
 			PluginDirs:     pluginDirs,
+			Managed:        p.Config.Managed.Requirements,
 		},
 		BypassTrust: bypass,
 	}, nil

@@ -1,0 +1,396 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	json "github.com/goccy/go-json"
+	"github.com/pelletier/go-toml/v2"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/hookd/hookd/hooks/statefile"
+)
+
+// Trust and enablement (SEMANTICS.md 2.2, reference/codex-hooks.md 2.3).
+//
+// A non-managed hook runs only when it is enabled and its content was reviewed:
+// the user config.toml records, per hook key, the hash that was trusted:
+//
+//	[hooks.state."/home/u/.codex/hooks.json:pre_tool_use:0:0"]
+//	enabled = false
+//	trusted_hash = "sha256:..."
+//
+// State is read only from the user config.toml and from the overrides of the
+// current process (the session's config.hooks.state, the command line's
+// --hook-state), later ones winning field by field. A project's config.toml,
+// or a profile table in any config, may not supply state: a layer cannot
+// authorize itself, so such state is ignored with a warning.
+
+// Reasons a policy keeps a hook from running, as reported in Skip.Reason.
+const (
+	PolicyManagedOnly   = "managedOnly"
+	PolicyHooksDisabled = "hooksDisabled"
+)
+
+// hookState is one [hooks.state."<key>"] entry; nil fields are unset.
+type hookState struct {
+	Enabled     *bool
+	TrustedHash *string
+}
+
+// StatePath returns the file that holds hook state for the profile and user
+// folder home ("" = the default folder): <home>/config.toml, or "" when there
+// is no user folder.
+func StatePath(p *Profile, home string) string {
+	h := ResolveHome(p, home)
+	if h == "" {
+		return ""
+	}
+	return filepath.Join(h, configTOMLName)
+}
+
+// splitSessionState takes the "state" member out of the session hooks object,
+// where a host may give state overrides in the shape of [hooks.state], and
+// returns the hooks without it.
+func (d *discoveryRun) splitSessionState(session []byte) []byte {
+	st := gjson.GetBytes(session, "state")
+	if !st.Exists() {
+		return session
+	}
+	d.sessionState = []byte(st.Raw)
+	if rest, err := sjson.DeleteBytes(session, "state"); err == nil {
+		return rest
+	}
+	return session
+}
+
+// finish applies policy, trust and enablement to the hooks found.
+func (d *discoveryRun) finish(p *Profile, opts DiscoverOptions) *Discovery {
+	home := ResolveHome(p, opts.Home)
+	state := map[string]hookState{}
+	hooksOn := true
+	var offBy string
+
+	if home != "" {
+		path := filepath.Join(home, configTOMLName)
+		if doc := readConfigQuiet(path); doc != nil {
+			if st, ok := tomlStateTable(doc); ok {
+				d.mergeState(state, st, path)
+			}
+			d.warnProfileState(doc, path)
+			if on, set, err := featureFlag(doc); err != nil {
+				d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf("ignoring %v in %s", err, path)})
+			} else if set {
+				hooksOn, offBy = on, path
+			}
+		}
+	}
+	if dir := projectFolder(p, opts, home); dir != "" {
+		path := filepath.Join(dir, configTOMLName)
+		if doc := readConfigQuiet(path); doc != nil {
+			if _, ok := tomlStateTable(doc); ok {
+				d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf(
+					"ignoring hooks.state in %s: trust and enablement are read only from the user config.toml (a project cannot authorize its own hooks)", path)})
+			}
+			d.warnProfileState(doc, path)
+			if on, set, err := featureFlag(doc); err != nil {
+				d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf("ignoring %v in %s", err, path)})
+			} else if set {
+				hooksOn, offBy = on, path
+			}
+		}
+	}
+	d.mergeJSONState(state, d.sessionState, "session")
+	d.mergeJSONState(state, opts.StateOverrides, "--hook-state")
+	if f := d.req.hooksFeature; f != nil {
+		hooksOn, offBy = *f, d.req.path
+	}
+
+	if !hooksOn && len(d.hooks) > 0 {
+		d.warns = append(d.warns, Warning{Source: offBy, Message: fmt.Sprintf(
+			"hooks are turned off by [features] hooks = false in %s: no hook runs", offBy)})
+	}
+	warned := map[string]bool{}
+	for _, h := range d.hooks {
+		switch {
+		case !hooksOn:
+			h.Policy = PolicyHooksDisabled
+		case d.req.managedOnly && h.Source.Layer != LayerManaged:
+			h.Policy = PolicyManagedOnly
+			if !warned[h.Source.Path] {
+				warned[h.Source.Path] = true
+				d.warns = append(d.warns, Warning{Source: h.Source.Path, Message: fmt.Sprintf(
+					"hooks in %s do not run: allow_managed_hooks_only = true in %s", h.Source.Path, d.req.path)})
+			}
+		}
+		if h.Source.Layer == LayerManaged {
+			// Managed hooks are always trusted and cannot be disabled.
+			h.Trust, h.Enabled = TrustManaged, true
+			continue
+		}
+		st := state[h.Key]
+		h.Enabled = st.Enabled == nil || *st.Enabled
+		switch {
+		case st.TrustedHash == nil:
+			h.Trust = TrustUntrusted
+		case *st.TrustedHash == h.Hash:
+			h.Trust, h.TrustedHash = TrustTrusted, *st.TrustedHash
+		default:
+			h.Trust, h.TrustedHash = TrustModified, *st.TrustedHash
+		}
+	}
+	return &Discovery{Hooks: d.hooks, Warnings: d.warns, Fatal: d.fatal}
+}
+
+// projectFolder is the project layer's folder when discovery reads it, else "".
+func projectFolder(p *Profile, opts DiscoverOptions, home string) string {
+	if !opts.ProjectTrusted || opts.ProjectRoot == "" || p.ProjectDir == "" {
+		return ""
+	}
+	dir := filepath.Join(discAbsClean(opts.ProjectRoot), p.ProjectDir)
+	if home != "" && discSameDir(dir, home) {
+		return ""
+	}
+	return dir
+}
+
+// readConfigQuiet decodes a config.toml. Problems reading or parsing it are
+// already reported by hook discovery, which reads the same file.
+func readConfigQuiet(path string) map[string]any {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var doc map[string]any
+	if toml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	return doc
+}
+
+// tomlStateTable returns doc's hooks.state value, if it has one.
+func tomlStateTable(doc map[string]any) (any, bool) {
+	hooks, ok := doc["hooks"].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	st, ok := hooks["state"]
+	return st, ok
+}
+
+// mergeJSONState merges state overrides given as JSON ({"<key>": {...}}).
+func (d *discoveryRun) mergeJSONState(state map[string]hookState, raw []byte, source string) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		d.warns = append(d.warns, Warning{Source: source, Message: fmt.Sprintf("ignoring hook state from %s: %v", source, err)})
+		return
+	}
+	d.mergeState(state, v, source)
+}
+
+// warnProfileState reports state written inside [profiles.<name>], which
+// would let a profile authorize hooks.
+func (d *discoveryRun) warnProfileState(doc map[string]any, path string) {
+	profiles, _ := doc["profiles"].(map[string]any)
+	names := make([]string, 0, len(profiles))
+	for name := range profiles {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		prof, _ := profiles[name].(map[string]any)
+		if _, ok := tomlStateTable(prof); ok {
+			d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf(
+				"ignoring hooks.state in profile %q of %s: trust and enablement are read only from [hooks.state] of the user config.toml", name, path)})
+		}
+	}
+}
+
+// mergeState reads a state table (as decoded from TOML or JSON) into state,
+// field by field over what is there. A malformed entry is ignored whole, with
+// a warning, as Codex ignores it.
+func (d *discoveryRun) mergeState(state map[string]hookState, table any, source string) {
+	warn := func(format string, args ...any) {
+		d.warns = append(d.warns, Warning{Source: source, Message: fmt.Sprintf(format, args...)})
+	}
+	entries, isTable := table.(map[string]any)
+	if !isTable {
+		warn("ignoring hooks.state in %s: expected a table of hook keys", source)
+		return
+	}
+	keys := make([]string, 0, len(entries))
+	for k := range entries {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, raw := range keys {
+		key := strings.TrimSpace(raw)
+		if key == "" {
+			warn("ignoring hooks.state entry with an empty key in %s", source)
+			continue
+		}
+		fields, isTable := entries[raw].(map[string]any)
+		if !isTable {
+			warn("ignoring malformed hooks.state entry %q in %s: expected a table", key, source)
+			continue
+		}
+		var st hookState
+		bad := ""
+		for name, v := range fields {
+			switch name {
+			case "enabled":
+				b, isBool := v.(bool)
+				if !isBool {
+					bad = `field "enabled" must be true or false`
+				}
+				st.Enabled = &b
+			case "trusted_hash":
+				s, isString := v.(string)
+				if !isString {
+					bad = `field "trusted_hash" must be a string`
+				}
+				st.TrustedHash = &s
+			default:
+				warn("ignoring unknown field %q in hooks.state entry %q in %s", name, key, source)
+			}
+		}
+		if bad != "" {
+			warn("ignoring malformed hooks.state entry %q in %s: %s", key, source, bad)
+			continue
+		}
+		cur := state[key]
+		if st.Enabled != nil {
+			cur.Enabled = st.Enabled
+		}
+		if st.TrustedHash != nil {
+			cur.TrustedHash = st.TrustedHash
+		}
+		state[key] = cur
+	}
+}
+
+// TrustedHook is one hook recorded as trusted.
+type TrustedHook struct {
+	Key  string `json:"key"`
+	Hash string `json:"hash"`
+}
+
+// StatePath returns the file this engine records hook state in.
+func (e *Engine) StatePath() string { return StatePath(e.profile, e.opts.Discover.Home) }
+
+// LoadChecked discovers hooks again and replaces the engine's hook set. When
+// required managed hooks fail to load it returns the reason and keeps the
+// current set, so a session is never left running without its policy.
+func (e *Engine) LoadChecked() (Summary, error) {
+	r := DiscoverAll(e.profile, e.opts.Discover)
+	if len(r.Fatal) > 0 {
+		return e.Summary(), errors.Join(r.Fatal...)
+	}
+	e.mu.Lock()
+	e.hooks, e.warnings = r.Hooks, r.Warnings
+	e.mu.Unlock()
+	return e.summary(r.Hooks, r.Warnings), nil
+}
+
+// AwaitingReview counts the hooks that would run but for a review: enabled,
+// not held by a policy, and untrusted or modified since they were trusted.
+func (e *Engine) AwaitingReview() int {
+	hooks, _ := e.snapshot()
+	n := 0
+	for _, h := range hooks {
+		if why := e.skipReason(h); why == TrustUntrusted || why == TrustModified {
+			n++
+		}
+	}
+	return n
+}
+
+// lookup finds the hooks named by keys in the current set. An unknown key is
+// a ParamError naming field; nothing is looked up by halves.
+func (e *Engine) lookup(field string, keys []string) ([]*Hook, error) {
+	hooks, _ := e.snapshot()
+	byKey := make(map[string]*Hook, len(hooks))
+	for _, h := range hooks {
+		byKey[h.Key] = h
+	}
+	out := make([]*Hook, 0, len(keys))
+	for _, k := range keys {
+		h, ok := byKey[strings.TrimSpace(k)]
+		if !ok {
+			return nil, &ParamError{Field: field, Msg: fmt.Sprintf("unknown hook key %q", k)}
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// Trust records the current hash of each hook named by keys as trusted, in
+// the user config.toml, and returns what it recorded. Managed hooks are
+// trusted already and are returned without writing. Enablement is left as it
+// is: re-trusting a modified hook keeps it disabled if it was. The engine's
+// hook set is not reloaded; call Load.
+func (e *Engine) Trust(keys []string) ([]TrustedHook, error) {
+	if !e.profile.Trust {
+		return nil, &ParamError{Field: "keys", Msg: fmt.Sprintf("the %s profile does not review hooks", e.profile.Name)}
+	}
+	hooks, err := e.lookup("keys", keys)
+	if err != nil {
+		return nil, err
+	}
+	out := []TrustedHook{}
+	var changes []statefile.Change
+	seen := map[string]bool{}
+	for _, h := range hooks {
+		if seen[h.Key] {
+			continue
+		}
+		seen[h.Key] = true
+		out = append(out, TrustedHook{Key: h.Key, Hash: h.Hash})
+		if h.Source.Layer != LayerManaged {
+			changes = append(changes, statefile.Change{Key: h.Key, TrustedHash: h.Hash})
+		}
+	}
+	if err := e.writeState(changes); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SetEnabled records whether the hook named by key may run. Managed hooks
+// cannot be disabled. The engine's hook set is not reloaded; call Load.
+func (e *Engine) SetEnabled(key string, enabled bool) error {
+	hooks, err := e.lookup("key", []string{key})
+	if err != nil {
+		return err
+	}
+	h := hooks[0]
+	if h.Source.Layer == LayerManaged {
+		if enabled {
+			return nil
+		}
+		return &ParamError{Field: "key", Msg: fmt.Sprintf("managed hooks cannot be disabled (%s comes from %s)", h.Key, h.Source.Path)}
+	}
+	return e.writeState([]statefile.Change{{Key: h.Key, Enabled: &enabled}})
+}
+
+func (e *Engine) writeState(changes []statefile.Change) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	path := e.StatePath()
+	if path == "" {
+		return errors.New("cannot record hook state: no user folder (set $" + e.profile.HomeEnv + " or $HOME)")
+	}
+	if err := statefile.Update(path, changes); err != nil {
+		return fmt.Errorf("record hook state: %w", err)
+	}
+	return nil
+}
