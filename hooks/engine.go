@@ -58,6 +58,7 @@ type Engine struct {
 	warnings []Warning
 
 	finished atomic.Int64 // completion counter for "last completed" rules
+	state    State        // the profile's per-session memory (AfterCombine)
 
 	// Async handlers belong to the engine, not to the request that started
 	// them (async.go).
@@ -86,7 +87,11 @@ func New(opts Options) *Engine {
 	if opts.Session.Cwd == "" {
 		opts.Session.Cwd, _ = os.Getwd()
 	}
-	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: scrubEnv(os.Environ())}
+	env := scrubEnv(os.Environ())
+	if opts.Profile.EnvFilter != nil {
+		env = opts.Profile.EnvFilter(env)
+	}
+	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
 	e.async.init()
 	return e
 }
@@ -220,13 +225,16 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
 	}
 	stdin := e.buildInput(ev, input, turnID)
+	if e.profile.PrepareInput != nil {
+		stdin = e.profile.PrepareInput(ev, stdin, e.opts.Session)
+	}
 	targets, _ := ev.MatchTargets(e.profile, input)
 
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
 	hooks, _ := e.snapshot()
 	var run []*Hook
 	for _, h := range hooks {
-		if h.Event != ev.Name || !e.selects(ev, h, targets) {
+		if h.Event != ev.Name || !e.selects(ev, h, targets, input) {
 			continue
 		}
 		if why := e.skipReason(h); why != "" {
@@ -234,6 +242,19 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 			continue
 		}
 		run = append(run, h)
+	}
+	if e.profile.Dedupe != nil {
+		kept := e.profile.Dedupe(run)
+		res.Skipped = append(res.Skipped, dropped(run, kept)...)
+		run = kept
+	}
+	// A Budget bounds the event's handlers together; the request's own ctx
+	// still decides whether the run was cancelled.
+	hctx := ctx
+	if ev.Budget > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithTimeout(ctx, ev.Budget)
+		defer cancel()
 	}
 
 	outs := make([]Outcome, len(run))
@@ -245,13 +266,13 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 			continue
 		}
 		if e.profile.Serial {
-			outs[i] = e.runOne(ctx, res.RunID, ev, h, stdin)
+			outs[i] = e.runOne(hctx, res.RunID, ev, h, stdin)
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[i] = e.runOne(ctx, res.RunID, ev, h, stdin)
+			outs[i] = e.runOne(hctx, res.RunID, ev, h, stdin)
 		}()
 	}
 	wg.Wait()
@@ -269,6 +290,9 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	if ev.Combine != nil {
 		ev.Combine(res, syncOuts)
 	}
+	if e.profile.AfterCombine != nil {
+		e.profile.AfterCombine(&e.state, ev, stdin, res)
+	}
 	e.spillResult(res, syncOuts)
 	// Report in configuration order, with the checked sync outcomes.
 	j := 0
@@ -284,11 +308,29 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 
 // selects reports whether h's matcher accepts the event's targets. Events
 // without a match field ignore matchers.
-func (e *Engine) selects(ev *EventRules, h *Hook, targets []string) bool {
+func (e *Engine) selects(ev *EventRules, h *Hook, targets []string, input []byte) bool {
+	if im, ok := h.matcher.(InputMatcher); ok {
+		return im.MatchInput(input)
+	}
 	if ev.MatchField == "" || h.matcher == nil {
 		return true
 	}
 	return h.matcher.Match(targets)
+}
+
+// dropped lists the hooks of all that Dedupe did not keep, as skips.
+func dropped(all, kept []*Hook) []Skip {
+	keep := make(map[*Hook]bool, len(kept))
+	for _, h := range kept {
+		keep[h] = true
+	}
+	var out []Skip
+	for _, h := range all {
+		if !keep[h] {
+			out = append(out, Skip{Key: h.Key, Reason: "duplicate"})
+		}
+	}
+	return out
 }
 
 func hookRun(o Outcome) HookRun {

@@ -1,6 +1,10 @@
 package hooks
 
-import "github.com/tidwall/gjson"
+import (
+	"time"
+
+	"github.com/tidwall/gjson"
+)
 
 // EventRules is how a profile treats one event: where its matcher looks, which
 // input fields it carries and how a handler's output is read and combined.
@@ -34,6 +38,10 @@ type EventRules struct {
 	// DefaultTimeout and MaxTimeout, in seconds; MaxTimeout 0 means no cap.
 	DefaultTimeout int
 	MaxTimeout     int
+	// Budget bounds all of one event's handlers together (Claude Code's
+	// SessionEnd hooks share 1.5 s); a handler still running when it is spent
+	// is stopped and reported timedOut. Zero: each handler has its own timeout.
+	Budget time.Duration
 	// Parse reads one finished handler's raw result.
 	Parse func(raw RawResult, async bool) Outcome
 	// Combine folds the outcomes of sync handlers, in configuration order, into

@@ -53,9 +53,10 @@ type Discovery struct {
 	Fatal []error
 }
 
-// Discover is DiscoverAll for callers that only need hooks and warnings.
+// Discover runs the profile's discovery for callers that only need hooks and
+// warnings.
 func Discover(p *Profile, opts DiscoverOptions) ([]*Hook, []Warning) {
-	r := DiscoverAll(p, opts)
+	r := p.discover(opts)
 	return r.Hooks, r.Warnings
 }
 

@@ -38,6 +38,31 @@ type Profile struct {
 	// PluginRule is how plugin manifests give hooks (Codex's or Claude Code's
 	// rule); the zero value, plugins.NoPlugins, loads no plugin hooks.
 	PluginRule plugins.Rule
+
+	// The fields below are optional hooks for hosts whose rules go beyond the
+	// codex shape. Nil means the codex behaviour.
+
+	// Discover finds the profile's hooks. Nil: DiscoverAll (codex layers:
+	// managed, user, trusted project, session, plugins).
+	Discover func(p *Profile, opts DiscoverOptions) *Discovery
+	// Dedupe drops handlers that must run once although several sources
+	// configured them (Mirri: identical commands; Claude Code: identical
+	// handlers across settings files). It gets the selected, runnable hooks
+	// of one event in configuration order and returns those to run; the
+	// engine reports the dropped ones as skipped with reason "duplicate".
+	Dedupe func(hooks []*Hook) []*Hook
+	// PrepareInput adjusts the stdin JSON after the engine built it (Mirri
+	// truncates long fields; Soong replaces a large tool_response by a
+	// reference to a spilled file).
+	PrepareInput func(ev *EventRules, input []byte, s Session) []byte
+	// AfterCombine applies rules that span events or runs (a cap on Stop
+	// blocks in a row, at most one continuation per turn). state is the
+	// session's own, kept by the engine for its lifetime.
+	AfterCombine func(state *State, ev *EventRules, input []byte, res *Result)
+	// EnvFilter turns hookd's environment into the hooks' base environment
+	// (Soong's allowlist). Nil passes hookd's environment, minus the
+	// agent credentials Codex scrubs.
+	EnvFilter func(env []string) []string
 }
 
 // Event returns the rules for the named event, or nil if the profile does not
@@ -49,6 +74,14 @@ func (p *Profile) Event(name string) *EventRules {
 		}
 	}
 	return nil
+}
+
+// discover runs the profile's discovery.
+func (p *Profile) discover(opts DiscoverOptions) *Discovery {
+	if p.Discover != nil {
+		return p.Discover(p, opts)
+	}
+	return DiscoverAll(p, opts)
 }
 
 // EventNames lists the profile's events in order.

@@ -290,7 +290,7 @@ func (e *Engine) StatePath() string { return StatePath(e.profile, e.opts.Discove
 // required managed hooks fail to load it returns the reason and keeps the
 // current set, so a session is never left running without its policy.
 func (e *Engine) LoadChecked() (Summary, error) {
-	r := DiscoverAll(e.profile, e.opts.Discover)
+	r := e.profile.discover(e.opts.Discover)
 	if len(r.Fatal) > 0 {
 		return e.Summary(), errors.Join(r.Fatal...)
 	}

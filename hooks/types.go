@@ -49,10 +49,13 @@ type Handler struct {
 	AsyncConfigured bool    `json:"-"`
 	StatusMessage   *string `json:"statusMessage"`
 	// AdditionalContextLimit is nil when unset (the default 2500 applies).
-	AdditionalContextLimit *int            `json:"additionalContextLimit,omitempty"`
-	Server                 string          `json:"server,omitempty"`
-	Tool                   string          `json:"tool,omitempty"`
-	Input                  json.RawMessage `json:"input,omitempty"`
+	AdditionalContextLimit *int `json:"additionalContextLimit,omitempty"`
+	// FailClosed turns this handler's failure (crash, timeout, bad output)
+	// into a block on events that can block (Mirri's failClosed).
+	FailClosed bool            `json:"failClosed,omitempty"`
+	Server     string          `json:"server,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
 }
 
 // Hook is one discovered handler with everything needed to match, run and list it.
