@@ -33,6 +33,7 @@ Usage:
   hookd [serve] [flags]          JSON-RPC 2.0 sidecar on stdin/stdout (what hosts spawn)
   hookd run EVENT [flags]        run one event's hooks once and print the result JSON
   hookd list [flags]             list discovered hooks (table, or --json)
+  hookd test [SCRIPT.txtar|DIR]  run a plugin's test scripts (default ./testscripts/*.txtar)
   hookd version                  print the version
   hookd help [COMMAND]           show help
 
@@ -57,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = cmdRun(args, stdin, stdout, stderr)
 	case "list":
 		err = cmdList(args, stdout, stderr)
+	case "test":
+		code, err = cmdTest(args, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "hookd %s\n", version)
 	case "help", "-h", "--help", "-help":
@@ -87,6 +90,8 @@ func cmdHelp(args []string, stdout io.Writer) error {
 		fs, _, _ = runFlags(stdout)
 	case "list":
 		fs, _, _ = listFlags(stdout)
+	case "test":
+		fs, _ = testFlags(stdout)
 	default:
 		fmt.Fprint(stdout, usage)
 		return nil
