@@ -35,8 +35,8 @@ func TestClient_TypedResultsCoverEveryFieldHookdSends(t *testing.T) {
 	t.Cleanup(c.Kill)
 
 	raw, err := c.Initialize(ctx, client.InitializeParams{
-		Session:   &client.SessionParams{ID: "sess_typed", Cwd: t.TempDir(), Model: "gpt-5"},
-		Config:    &client.ConfigParams{Home: home, BypassTrust: new(true)},
+		Session: &client.SessionParams{ID: "sess_typed", Cwd: t.TempDir(), Model: "gpt-5"},
+		Config:  &client.ConfigParams{Home: home, BypassTrust: new(true)},
 	})
 	if err != nil {
 		t.Fatal(err)
