@@ -95,6 +95,10 @@ func cmdTest(args []string, stdout, stderr io.Writer) (int, error) {
 	case r.failed > 0:
 		fmt.Fprintf(stdout, "FAIL: %d of %d scripts failed\n", r.failed, r.ran)
 		return 1, nil
+	case r.ran == 0:
+		// As go test does when -run matches nothing: say so, but pass.
+		fmt.Fprintf(stdout, "warning: no scripts to run (-run %q matches none)\n", to.run)
+		return 0, nil
 	case r.ran == r.skipped:
 		fmt.Fprintf(stdout, "no script ran: %d skipped\n", r.skipped)
 		return 0, nil
