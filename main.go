@@ -35,6 +35,7 @@ Usage:
   hookd list [flags]             list discovered hooks (table, or --json)
   hookd trust KEY...|--all       record hooks as reviewed (trusted) in the user config.toml
   hookd enable KEY / disable KEY allow or stop one hook from running
+  hookd test [SCRIPT.txtar|DIR]  run a plugin's test scripts (default ./testscripts/*.txtar)
   hookd version                  print the version
   hookd help [COMMAND]           show help
 
@@ -63,6 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdTrust(args, stdout, stderr)
 	case "enable", "disable":
 		err = cmdSetEnabled(cmd == "enable", args, stdout, stderr)
+	case "test":
+		code, err = cmdTest(args, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "hookd %s\n", version)
 	case "help", "-h", "--help", "-help":
@@ -97,6 +100,8 @@ func cmdHelp(args []string, stdout io.Writer) error {
 		fs, _, _ = trustFlags(stdout)
 	case "enable", "disable":
 		fs, _ = setEnabledFlags(args[0], stdout)
+	case "test":
+		fs, _ = testFlags(stdout)
 	default:
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -34,6 +34,7 @@ type Client struct {
 	Notifications chan Notification
 
 	// CallTool answers hookd's mcp/callTool requests. Nil answers with an error.
+	// Set it before Initialize (HandleCallTool adapts a typed function).
 	CallTool func(ctx context.Context, params json.RawMessage) (any, error)
 
 	seq      atomic.Uint64
