@@ -151,7 +151,7 @@ func (d *discoveryRun) layer(p *Profile, dir, layer string) {
 // read returns a file's content. A missing file is the normal case and says
 // nothing; any other failure is a warning so a broken setup is not silent.
 func (d *discoveryRun) read(path string) ([]byte, bool) {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	switch {
 	case err == nil:
 		return data, true

@@ -73,7 +73,7 @@ func (d *discoveryRun) managed(p *Profile, path string) {
 		return
 	}
 	path = discAbsClean(path)
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return

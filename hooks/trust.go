@@ -3,7 +3,6 @@ package hooks
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -162,7 +161,7 @@ func projectFolder(p *Profile, opts DiscoverOptions, home string) string {
 // readConfigQuiet decodes a config.toml. Problems reading or parsing it are
 // already reported by hook discovery, which reads the same file.
 func readConfigQuiet(path string) map[string]any {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if err != nil {
 		return nil
 	}
