@@ -7,9 +7,9 @@ import (
 	"syscall"
 )
 
-// contextForCLI ends when the user interrupts hookd run, so the hooks' process
-// groups are killed instead of orphaned.
-func contextForCLI() context.Context {
+// signalContext ends on SIGINT or SIGTERM, so that hookd kills its hooks'
+// process groups instead of leaving them orphaned.
+func signalContext() context.Context {
 	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	return ctx
 }

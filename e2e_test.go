@@ -568,3 +568,21 @@ func TestServe_RepliesInFlightAtEOFAreWritten(t *testing.T) {
 		t.Fatalf("no reply for the request in flight at EOF; output:\n%s", out)
 	}
 }
+
+func TestServe_SIGTERMKillsHandlersAndExits(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	home := testHome(t, fmt.Sprintf(`{"Stop": [{"hooks": [{"type": "command", "command": "sleep 1000 & echo $! > %[1]s.tmp && mv %[1]s.tmp %[1]s; wait"}]}]}`, pidFile))
+	c := startServe(t, home, nil)
+	go func() { _, _ = c.Run(context.Background(), "Stop", map[string]any{}) }()
+	pid, _ := strconv.Atoi(waitFile(t, pidFile, 10*time.Second))
+	if err := syscall.Kill(c.Pid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := c.Wait(); code != 1 {
+		t.Errorf("exit code after SIGTERM = %d, want 1", code)
+	}
+	if !pidGone(pid, 10*time.Second) {
+		t.Fatalf("hook grandchild %d outlived hookd's SIGTERM", pid)
+	}
+}

@@ -48,7 +48,10 @@ var errUsage = errors.New("usage")
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	switch {
+	case len(args) > 0 && isHelpFlag(args[0]):
+		cmd, args = "help", args[1:]
+	case len(args) > 0 && !strings.HasPrefix(args[0], "-"):
 		cmd, args = args[0], args[1:]
 	}
 	var err error
@@ -68,7 +71,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = cmdTest(args, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "hookd %s\n", version)
-	case "help", "-h", "--help", "-help":
+	case "help":
 		err = cmdHelp(args, stdout)
 	default:
 		fmt.Fprintf(stderr, "hookd: unknown command %q\n\n%s", cmd, usage)
@@ -82,6 +85,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return code
 }
+
+func isHelpFlag(a string) bool { return a == "-h" || a == "-help" || a == "--help" }
 
 func cmdHelp(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
@@ -227,7 +232,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		fmt.Fprintf(stderr, "warning: %s\n", rpc.FormatWarning(w))
 	}
 	warnReview(e, stderr)
-	res, err := e.Run(contextForCLI(), pos[0], input, ro.turnID)
+	res, err := e.Run(signalContext(), pos[0], input, ro.turnID)
 	if err != nil {
 		return 1, err
 	}
@@ -406,6 +411,9 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 		return 1, err
 	}
 	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
+		// A host (or a terminal) that signals hookd gets what exit gives: every
+		// handler's process group killed and the spill folder removed.
+		Stop:            signalContext(),
 		Framing:         framing,
 		MaxMessageBytes: so.maxMessage,
 		Profile:         so.profile,

@@ -40,6 +40,9 @@ type Options struct {
 	BypassTrust     bool
 	Version         string
 	Logger          *slog.Logger
+	// Stop ends the session like the exit notification when it is done
+	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
+	Stop context.Context
 }
 
 // A method is one entry of the dispatch table.
@@ -91,8 +94,8 @@ type Server struct {
 	closeInput  context.CancelFunc
 }
 
-// Serve runs hookd's JSON-RPC server over r and w until exit, stdin EOF or the
-// death of the host process, and returns the process exit code: 0 after
+// Serve runs hookd's JSON-RPC server over r and w until exit, stdin EOF, the
+// death of the host process or opts.Stop, and returns the process exit code: 0 after
 // shutdown, 1 otherwise.
 func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	if opts.Logger == nil {
@@ -111,8 +114,15 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		BeforeEOF: func() { s.closeInput(); s.inflight.Wait() },
 	})
 	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
+	var stop <-chan struct{}
+	if opts.Stop != nil {
+		stop = opts.Stop.Done()
+	}
 	select {
 	case <-conn.DisconnectNotify():
+		s.exit(s.shutdownCode())
+	case <-stop:
+		s.log.Warn("stopped by a signal: ending the session")
 		s.exit(s.shutdownCode())
 	case <-s.done:
 	}
