@@ -555,17 +555,22 @@ func TestServe_RepliesInFlightAtEOFAreWritten(t *testing.T) {
 	if err != nil {
 		t.Fatalf("hookd: %v", err)
 	}
-	var found bool
+	replies := map[int64]int{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if gjson.Get(line, "id").Int() == 2 {
-			found = true
-			if gjson.Get(line, "result.continuation").Str != "keep going" {
-				t.Errorf("run reply: %s", line)
-			}
+		id := gjson.Get(line, "id")
+		if !id.Exists() {
+			continue // a notification
+		}
+		replies[id.Int()]++
+		if id.Int() == 2 && gjson.Get(line, "result.continuation").Str != "keep going" {
+			t.Errorf("run reply: %s", line)
 		}
 	}
-	if !found {
-		t.Fatalf("no reply for the request in flight at EOF; output:\n%s", out)
+	// Exactly one reply per request, including the one in flight at EOF.
+	for _, id := range []int64{1, 2, 3} {
+		if replies[id] != 1 {
+			t.Errorf("request %d got %d replies, want exactly 1; output:\n%s", id, replies[id], out)
+		}
 	}
 }
 
