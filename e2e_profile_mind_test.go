@@ -192,7 +192,7 @@ func TestMindRules_ThroughTheBinary(t *testing.T) {
 				"MIND_R1": `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"why"}}`},
 			want: map[string]string{"decision": "deny", "additionalContext.0.text": "why"}},
 		{name: "PreToolUse first block in configuration order wins", event: "PreToolUse",
-			env: map[string]string{"MIND_X0": "2", "MIND_E0": "first", "MIND_R1": deny},
+			env:  map[string]string{"MIND_X0": "2", "MIND_E0": "first", "MIND_R1": deny},
 			want: map[string]string{"decision": "deny", "reason": "first", "hooks.1.status": blocked}},
 
 		// PermissionRequest.
