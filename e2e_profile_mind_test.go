@@ -321,7 +321,9 @@ func TestMindRules_ThroughTheBinary(t *testing.T) {
 			}
 			cmd := exec.Command(bin, "run", r.event, "--profile", "mind", "--home", home, "--cwd", tmp, "--bypass-trust", "--input", "-")
 			cmd.Stdin = strings.NewReader(input)
-			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			// GORACE: under -race a process sleeps 1 s at exit by default,
+			// and this table starts one per row.
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "GORACE=atexit_sleep_ms=0")
 			for k, v := range r.env {
 				cmd.Env = append(cmd.Env, k+"="+v)
 			}
@@ -370,6 +372,7 @@ hooks = [{ type = "command", command = "true" }]
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
 	ctx := context.Background()
 	c, err := client.Start(ctx, hookdPath(t), testWriter{t}, "serve", "--log-level", "warn")
 	if err != nil {
@@ -445,6 +448,7 @@ hooks = [{ type = "command", command = "true" }]
 
 func TestMindRPC_BadToolLocationsAreInvalidParams(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
 	ctx := context.Background()
 	c, err := client.Start(ctx, hookdPath(t), testWriter{t}, "serve", "--log-level", "warn")
 	if err != nil {
