@@ -67,20 +67,30 @@ func mindToolSucceeded(input []byte) (string, error) {
 func mindPrepareInput(ev *EventRules, input []byte, s Session) []byte {
 	if v := gjson.GetBytes(input, "transcript_path"); v.Type == gjson.Null {
 		if path := MindTranscriptPath(s.Home, s.ID); path != "" {
-			input, _ = sjson.SetBytes(input, "transcript_path", path)
+			input = mindPatch(input, func(b []byte) ([]byte, error) { return sjson.SetBytes(b, "transcript_path", path) })
 		}
 	}
 	if ev.Name == "SubagentStop" {
 		if v := gjson.GetBytes(input, "agent_transcript_path"); !v.Exists() || v.Type == gjson.Null {
 			if path := MindTranscriptPath(s.Home, gjson.GetBytes(input, "agent_id").Str); path != "" {
-				input, _ = sjson.SetBytes(input, "agent_transcript_path", path)
+				input = mindPatch(input, func(b []byte) ([]byte, error) { return sjson.SetBytes(b, "agent_transcript_path", path) })
 			}
 		}
 	}
 	if ev.Name == "PostToolUse" && gjson.GetBytes(input, mindToolStatusField).Exists() {
-		input, _ = sjson.DeleteBytes(input, mindToolStatusField)
+		input = mindPatch(input, func(b []byte) ([]byte, error) { return sjson.DeleteBytes(b, mindToolStatusField) })
 	}
 	return input
+}
+
+// mindPatch applies one sjson edit, keeping the input as it was if the edit
+// fails: a hook must never get a broken or empty stdin.
+func mindPatch(input []byte, edit func([]byte) ([]byte, error)) []byte {
+	out, err := edit(input)
+	if err != nil {
+		return input
+	}
+	return out
 }
 
 // MindTranscriptPath is where Mind writes the transcript of the session (or
