@@ -177,8 +177,9 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Session: hooks.Session{ID: id, Cwd: cwd},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
 			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile},
-		BypassTrust:   f.bypassTrust,
-		Logger:        logger,
+		BypassTrust: f.bypassTrust,
+		Logger:      logger,
+		// Where tools run, for the profile's coverage labels.
 		ToolLocations: f.toolLocations,
 	}, nil
 }

@@ -190,7 +190,8 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			Managed:        p.Config.Managed.Requirements,
 			ConfigProfile:  p.Config.ConfigProfile,
 		},
-		BypassTrust:   bypass,
+		BypassTrust: bypass,
+		// Where tools run, for the profile's coverage labels.
 		ToolLocations: p.Config.ToolLocations,
 	}, nil
 }
