@@ -123,6 +123,8 @@ type engineFlags struct {
 	logLevel                    string
 	plugins                     pluginFlag
 	managed, hookState          string
+	configProfile               string
+	toolLocations               toolLocationFlag
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -137,6 +139,8 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
 	fs.StringVar(&f.managed, "managed", "", "managed requirements.toml (managed hooks, allow_managed_hooks_only, [features])")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
+	fs.StringVar(&f.configProfile, "config-profile", "", "the host's configuration profile whose hooks load as a layer (mind: [profiles.NAME.hooks] in the user config.toml)")
+	fs.Var(&f.toolLocations, "tool-location", "where a tool runs, `TOOL=client|server|server-approval` (repeatable; mind labels hooks with their coverage)")
 }
 
 func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
@@ -169,7 +173,7 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	}
 	id := f.sessionID
 	if id == "" {
-		id = hooks.NewSessionID()
+		id = prof.MakeSessionID()
 	}
 	logger, err := newLogger(f.logLevel, stderr)
 	if err != nil {
@@ -182,9 +186,11 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Profile: prof,
 		Session: hooks.Session{ID: id, Cwd: cwd},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
-			Managed: f.managed, StateOverrides: []byte(f.hookState)},
+			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile},
 		BypassTrust: f.bypassTrust,
 		Logger:      logger,
+		// Where tools run, for the profile's coverage labels.
+		ToolLocations: f.toolLocations,
 	}, nil
 }
 
@@ -332,13 +338,26 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	}
 	listNotes(stdout, list)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tEVENT\tMATCHER\tSOURCE\tTRUST\tENABLED")
+	coverage := len(opts.ToolLocations) > 0 && opts.Profile.Coverage != nil
+	if coverage {
+		fmt.Fprintln(tw, "KEY\tEVENT\tMATCHER\tSOURCE\tTRUST\tENABLED\tCOVERAGE")
+	} else {
+		fmt.Fprintln(tw, "KEY\tEVENT\tMATCHER\tSOURCE\tTRUST\tENABLED")
+	}
 	for _, h := range list {
 		matcher := "*"
 		if h.Matcher != nil && *h.Matcher != "" {
 			matcher = *h.Matcher
 		}
 		trust := trustCell(h)
+		if coverage {
+			cov := h.Coverage
+			if cov == "" {
+				cov = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\t%s\n", h.Key, h.Event, matcher, h.Source.Layer, trust, h.Enabled, cov)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\n", h.Key, h.Event, matcher, h.Source.Layer, trust, h.Enabled)
 	}
 	if err := tw.Flush(); err != nil {

@@ -32,6 +32,10 @@ type DiscoverOptions struct {
 	// StateOverrides is {"<key>": {"enabled"?, "trusted_hash"?}} given on the
 	// command line for this process; it overrides the user config's state.
 	StateOverrides []byte
+	// ConfigProfile names the host's configuration profile whose hooks form
+	// a layer of their own (Mind: [profiles.<name>.hooks] in the user
+	// config.toml). "" = none; profiles without such a layer ignore it.
+	ConfigProfile string
 }
 
 // DiscoverAll loads every source in order (managed requirements, user hooks.json, user config.toml

@@ -26,6 +26,10 @@ type Session struct {
 	TranscriptPath string
 	Model          string
 	PermissionMode string
+	// Home is the profile's user folder as resolved for this session; New
+	// fills it, for profiles whose inputs name files in it (Mind's
+	// transcript path).
+	Home string
 }
 
 // Options configure an Engine.
@@ -43,6 +47,10 @@ type Options struct {
 	Logger  *slog.Logger
 	// Host calls MCP tools and receives notifications; nil for the CLI.
 	Host Host
+	// ToolLocations is where the host says tools run (tool name →
+	// LocationClient, LocationServer, LocationServerApproval), for the
+	// profile's coverage labels in List. Nil: no labels.
+	ToolLocations map[string]string
 }
 
 // Engine discovers hooks and runs them for events. It is safe for concurrent
@@ -87,6 +95,7 @@ func New(opts Options) *Engine {
 	if opts.Session.Cwd == "" {
 		opts.Session.Cwd, _ = os.Getwd()
 	}
+	opts.Session.Home = ResolveHome(opts.Profile, opts.Discover.Home)
 	env := scrubEnv(os.Environ())
 	if opts.Profile.EnvFilter != nil {
 		env = opts.Profile.EnvFilter(env)
@@ -164,6 +173,9 @@ type HookInfo struct {
 	TrustedHash string `json:"trustedHash,omitempty"`
 	// SkipReason says why a hook that is not runnable would be skipped.
 	SkipReason string `json:"skipReason,omitempty"`
+	// Coverage is the profile's label for how much of its tools the hook
+	// sees, when the host declared where tools run (Profile.Coverage).
+	Coverage string `json:"coverage,omitempty"`
 }
 
 // List returns the hooks of one event (all when event is ""), in display
@@ -183,6 +195,9 @@ func (e *Engine) List(event string) ([]HookInfo, []Warning) {
 			info.Matcher = &m
 		}
 		info.Bypassed = info.Runnable && e.opts.BypassTrust && !trusted(h)
+		if e.profile.Coverage != nil && len(e.opts.ToolLocations) > 0 {
+			info.Coverage = e.profile.Coverage(e.profile, h, e.opts.ToolLocations)
+		}
 		out = append(out, info)
 	}
 	if warnings == nil {
@@ -224,6 +239,14 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	if in := gjson.ParseBytes(input); !in.IsObject() {
 		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
 	}
+	var gate string
+	if ev.Precondition != nil {
+		why, err := ev.Precondition(input)
+		if err != nil {
+			return nil, &ParamError{Field: "input", Msg: err.Error()}
+		}
+		gate = why
+	}
 	stdin := e.buildInput(ev, input, turnID)
 	if e.profile.PrepareInput != nil {
 		stdin = e.profile.PrepareInput(ev, stdin, e.opts.Session)
@@ -235,6 +258,10 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	var run []*Hook
 	for _, h := range hooks {
 		if h.Event != ev.Name || !e.selects(ev, h, targets, input) {
+			continue
+		}
+		if gate != "" {
+			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: gate})
 			continue
 		}
 		if why := e.skipReason(h); why != "" {

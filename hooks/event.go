@@ -42,6 +42,11 @@ type EventRules struct {
 	// SessionEnd hooks share 1.5 s); a handler still running when it is spent
 	// is stopped and reported timedOut. Zero: each handler has its own timeout.
 	Budget time.Duration
+	// Precondition, when set, decides from the request's input whether the
+	// event's hooks run at all (Mind runs PostToolUse only after a tool
+	// succeeded). A non-empty skip reports every matched hook skipped with
+	// that reason; an error rejects the request as bad input. Nil: they run.
+	Precondition func(input []byte) (skip string, err error)
 	// Parse reads one finished handler's raw result.
 	Parse func(raw RawResult, async bool) Outcome
 	// Combine folds the outcomes of sync handlers, in configuration order, into

@@ -63,6 +63,24 @@ type Profile struct {
 	// (Soong's allowlist). Nil passes hookd's environment, minus the
 	// agent credentials Codex scrubs.
 	EnvFilter func(env []string) []string
+	// NewSessionID makes the session id when the host gives none (Mind's
+	// ids carry their creation time, which names the transcript folder).
+	// Nil: a random UUID, as Codex.
+	NewSessionID func() string
+	// Coverage labels a hook in hooks/list with how much of the tools it
+	// matches it can see, given where the host says each tool runs
+	// (Options.ToolLocations: tool name → LocationClient, LocationServer,
+	// LocationServerApproval). It is asked only when the host declared
+	// locations; "" leaves the hook unlabelled. Nil: no labels.
+	Coverage func(p *Profile, h *Hook, where map[string]string) string
+}
+
+// MakeSessionID returns a new session id in the profile's form.
+func (p *Profile) MakeSessionID() string {
+	if p.NewSessionID != nil {
+		return p.NewSessionID()
+	}
+	return NewSessionID()
 }
 
 // Event returns the rules for the named event, or nil if the profile does not

@@ -13,7 +13,8 @@ import (
 // Large output never reaches the model whole and is never lost. After an
 // event's results are combined, each additionalContext text above its
 // handler's additionalContextLimit, the PostToolUse feedback and each
-// Stop/SubagentStop continuation fragment above the default limit are
+// Stop/SubagentStop continuation fragment above the default limit (or its
+// handler's limit, in profiles whose Stop accepts one) are
 // replaced by a preview that names a spill file holding the whole text
 // (package spill). Separately, a handler's stdout or stderr past the capture
 // cap is streamed to a spill file as it arrives instead of being dropped.
@@ -48,14 +49,22 @@ func (e *Engine) spillResult(res *Result, outs []Outcome) {
 		// The continuation is the blocking handlers' reasons joined in
 		// order; each fragment is limited on its own, as in Codex.
 		var frags []string
+		var limits []int
 		for i := range outs {
 			if outs[i].Block {
 				frags = append(frags, outs[i].Reason)
+				// A handler's own limit applies where its event accepts
+				// one (Mind's Stop); elsewhere it is never set.
+				limit := spill.DefaultLimit
+				if h := outs[i].Hook; h != nil && h.Handler.AdditionalContextLimit != nil {
+					limit = *h.Handler.AdditionalContextLimit
+				}
+				limits = append(limits, limit)
 			}
 		}
 		if strings.Join(frags, "\n\n") == res.Continuation {
 			for i := range frags {
-				frags[i] = e.limitText(frags[i], spill.DefaultLimit).Text
+				frags[i] = e.limitText(frags[i], limits[i]).Text
 			}
 			res.Continuation = strings.Join(frags, "\n\n")
 		}

@@ -48,6 +48,10 @@ type initializeParams struct {
 		Managed     struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
+		// ConfigProfile and ToolLocations are read by profiles that use
+		// them (mind: a [profiles.<name>.hooks] layer, coverage labels).
+		ConfigProfile string            `json:"configProfile"`
+		ToolLocations map[string]string `json:"toolLocations"`
 	} `json:"config"`
 }
 
@@ -139,7 +143,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	sess := hooks.Session{ID: p.Session.ID, Cwd: p.Session.Cwd, TranscriptPath: p.Session.TranscriptPath,
 		Model: p.Session.Model, PermissionMode: p.Session.PermissionMode}
 	if sess.ID == "" {
-		sess.ID = hooks.NewSessionID()
+		sess.ID = prof.MakeSessionID()
 	}
 	if sess.Cwd == "" {
 		sess.Cwd, _ = os.Getwd()
@@ -170,6 +174,9 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	if err := hooks.CheckToolLocations(p.Config.ToolLocations); err != nil {
+		return hooks.Options{}, invalidParams("config.toolLocations: %v", err)
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -181,8 +188,11 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			Plugins:        plugins,
 			PluginDirs:     pluginDirs,
 			Managed:        p.Config.Managed.Requirements,
+			ConfigProfile:  p.Config.ConfigProfile,
 		},
 		BypassTrust: bypass,
+		// Where tools run, for the profile's coverage labels.
+		ToolLocations: p.Config.ToolLocations,
 	}, nil
 }
 
