@@ -15,6 +15,9 @@ func TestMain(m *testing.M) {
 	// ~150 ms a hook on some machines; sh keeps the suite measuring hookd, not
 	// the machine's shell start-up. Children (hookd, hooks) inherit it.
 	os.Setenv("SHELL", "/bin/sh")
+	// Under -race every hookd child would sleep 1 s at exit to flush reports;
+	// it has none to flush when it passes, so skip the wait.
+	os.Setenv("GORACE", "atexit_sleep_ms=0")
 	testscript.Main(m, map[string]func(){
 		"hookd": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
