@@ -113,6 +113,7 @@ type engineFlags struct {
 	logLevel                    string
 	plugins                     pluginFlag
 	managed, hookState          string
+	envAllow                    envAllowFlag
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -126,6 +127,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
 	fs.StringVar(&f.managed, "managed", "", "managed requirements.toml (managed hooks, allow_managed_hooks_only, [features])")
+	fs.Var(&f.envAllow, "env-allow", "give hooks only these `NAMES` of hookd's environment (comma-separated, repeatable; replaces the profile's default allowlist)")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
 }
 
@@ -165,6 +167,9 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	if err := hooks.CheckEnvNames(f.envAllow.names); err != nil {
+		return hooks.Options{}, fmt.Errorf("--env-allow: %s", strings.TrimPrefix(err.Error(), "envAllowlist: "))
+	}
 	if f.hookState != "" && !json.Valid([]byte(f.hookState)) {
 		return hooks.Options{}, fmt.Errorf("--hook-state is not valid JSON: want {\"KEY\": {\"enabled\": false, \"trusted_hash\": \"sha256:...\"}}")
 	}
@@ -173,8 +178,9 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Session: hooks.Session{ID: id, Cwd: cwd},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
 			Managed: f.managed, StateOverrides: []byte(f.hookState)},
-		BypassTrust: f.bypassTrust,
-		Logger:      logger,
+		BypassTrust:  f.bypassTrust,
+		Logger:       logger,
+		EnvAllowlist: f.envAllow.names,
 	}, nil
 }
 
@@ -444,4 +450,22 @@ func sortedProfiles() []string {
 	names := hooks.ProfileNames()
 	sort.Strings(names)
 	return names
+}
+
+// envAllowFlag collects --env-allow NAME[,NAME...]; given once with an empty
+// value it is an empty allowlist (hooks get no variables).
+type envAllowFlag struct{ names []string }
+
+func (f *envAllowFlag) String() string { return strings.Join(f.names, ",") }
+
+func (f *envAllowFlag) Set(v string) error {
+	if f.names == nil {
+		f.names = []string{}
+	}
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			f.names = append(f.names, n)
+		}
+	}
+	return nil
 }

@@ -48,6 +48,7 @@ type initializeParams struct {
 		Managed     struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
+		EnvAllowlist []string `json:"envAllowlist"`
 	} `json:"config"`
 }
 
@@ -115,7 +116,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 		ProtocolVersion: ProtocolVersion,
 		Profile:         opts.Profile.Name,
 		Session:         sessionInfo{ID: opts.Session.ID, SpillDir: spill.Dir(opts.Session.ID)},
-		Capabilities:    capabilities{Events: opts.Profile.EventNames(), HandlerTypes: []string{hooks.TypeCommand, hooks.TypeMCPTool}},
+		Capabilities:    capabilities{Events: opts.Profile.EventNames(), HandlerTypes: opts.Profile.Handlers()},
 		Hooks:           sum,
 	}, nil
 }
@@ -170,6 +171,9 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	if err := hooks.CheckEnvNames(p.Config.EnvAllowlist); err != nil {
+		return hooks.Options{}, invalidParams("config.%v", err)
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -182,7 +186,8 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			PluginDirs:     pluginDirs,
 			Managed:        p.Config.Managed.Requirements,
 		},
-		BypassTrust: bypass,
+		BypassTrust:  bypass,
+		EnvAllowlist: p.Config.EnvAllowlist,
 	}, nil
 }
 
