@@ -95,7 +95,7 @@ func TestServe_SoongSessionOverRealPipes(t *testing.T) {
 	}
 }
 
-func TestServe_SoongIgnoresCodexSourcesWithWarnings(t *testing.T) {
+func TestServe_SoongIgnoresCodexSourcesAndPerHookState(t *testing.T) {
 	c, _, err := startSoong(t, map[string]any{
 		"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}}},
 	})
@@ -116,6 +116,11 @@ func TestServe_SoongIgnoresCodexSourcesWithWarnings(t *testing.T) {
 	}
 	if len(list.Hooks) != 1 || strings.HasPrefix(list.Hooks[0].Key, "session:") {
 		t.Fatalf("Stop hooks %+v", list.Hooks)
+	}
+	// No per-hook state to record: setEnabled is refused and writes nothing.
+	err = c.Call(context.Background(), "hooks/setEnabled", map[string]any{"key": list.Hooks[0].Key, "enabled": false}, nil)
+	if rpcCode(err) != -32602 || !strings.Contains(err.Error(), "the soong profile has no per-hook enablement") {
+		t.Fatalf("setEnabled: %v", err)
 	}
 }
 
