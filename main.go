@@ -127,7 +127,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
 	fs.StringVar(&f.managed, "managed", "", "managed requirements.toml (managed hooks, allow_managed_hooks_only, [features])")
-	fs.Var(&f.envAllow, "env-allow", "give hooks only these `NAMES` of hookd's environment (comma-separated, repeatable; replaces the profile's default allowlist)")
+	fs.Var(&f.envAllow, "env-allow", "give hooks only these `NAMES` of hookd's environment (comma-separated, repeatable; any profile, over its own rule)")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
 }
 
