@@ -125,6 +125,7 @@ type engineFlags struct {
 	managed, hookState          string
 	configProfile               string
 	toolLocations               toolLocationFlag
+	envAllow                    envAllowFlag
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -138,6 +139,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
 	fs.StringVar(&f.managed, "managed", "", "managed requirements.toml (managed hooks, allow_managed_hooks_only, [features])")
+	fs.Var(&f.envAllow, "env-allow", "give hooks only these `NAMES` of hookd's environment (comma-separated, repeatable; any profile, over its own rule)")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
 	fs.StringVar(&f.configProfile, "config-profile", "", "the host's configuration profile whose hooks load as a layer (mind: [profiles.NAME.hooks] in the user config.toml)")
 	fs.Var(&f.toolLocations, "tool-location", "where a tool runs, `TOOL=client|server|server-approval` (repeatable; mind labels hooks with their coverage)")
@@ -179,6 +181,9 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	if err := hooks.CheckEnvNames(f.envAllow.names); err != nil {
+		return hooks.Options{}, fmt.Errorf("--env-allow: %s", strings.TrimPrefix(err.Error(), "envAllowlist: "))
+	}
 	if f.hookState != "" && !json.Valid([]byte(f.hookState)) {
 		return hooks.Options{}, fmt.Errorf("--hook-state is not valid JSON: want {\"KEY\": {\"enabled\": false, \"trusted_hash\": \"sha256:...\"}}")
 	}
@@ -191,6 +196,7 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Logger:      logger,
 		// Where tools run, for the profile's coverage labels.
 		ToolLocations: f.toolLocations,
+		EnvAllowlist:  f.envAllow.names,
 	}, nil
 }
 
@@ -476,4 +482,22 @@ func sortedProfiles() []string {
 	names := hooks.ProfileNames()
 	sort.Strings(names)
 	return names
+}
+
+// envAllowFlag collects --env-allow NAME[,NAME...]; given once with an empty
+// value it is an empty allowlist (hooks get no variables).
+type envAllowFlag struct{ names []string }
+
+func (f *envAllowFlag) String() string { return strings.Join(f.names, ",") }
+
+func (f *envAllowFlag) Set(v string) error {
+	if f.names == nil {
+		f.names = []string{}
+	}
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			f.names = append(f.names, n)
+		}
+	}
+	return nil
 }

@@ -207,6 +207,10 @@ type HookRun struct {
 	// stream when it outgrew the capture cap.
 	StdoutSpilled string `json:"stdoutSpilled,omitempty"`
 	StderrSpilled string `json:"stderrSpilled,omitempty"`
+	// Metadata and Logs are the handler's own "metadata" and "logs" output
+	// fields, where the profile has them (soong).
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	Logs     json.RawMessage `json:"logs,omitempty"`
 }
 
 // Skip names a hook that matched but did not run.

@@ -51,6 +51,10 @@ type Options struct {
 	// LocationClient, LocationServer, LocationServerApproval), for the
 	// profile's coverage labels in List. Nil: no labels.
 	ToolLocations map[string]string
+	// EnvAllowlist, when not nil, names the only variables of hookd's
+	// environment that hooks get, replacing the profile's EnvFilter
+	// (initialize config.envAllowlist, --env-allow).
+	EnvAllowlist []string
 }
 
 // Engine discovers hooks and runs them for events. It is safe for concurrent
@@ -97,7 +101,10 @@ func New(opts Options) *Engine {
 	}
 	opts.Session.Home = ResolveHome(opts.Profile, opts.Discover.Home)
 	env := scrubEnv(os.Environ())
-	if opts.Profile.EnvFilter != nil {
+	switch {
+	case opts.EnvAllowlist != nil:
+		env = AllowEnv(env, opts.EnvAllowlist)
+	case opts.Profile.EnvFilter != nil:
 		env = opts.Profile.EnvFilter(env)
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
@@ -248,9 +255,6 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		gate = why
 	}
 	stdin := e.buildInput(ev, input, turnID)
-	if e.profile.PrepareInput != nil {
-		stdin = e.profile.PrepareInput(ev, stdin, e.opts.Session)
-	}
 	targets, _ := ev.MatchTargets(e.profile, input)
 
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
@@ -275,6 +279,11 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		res.Skipped = append(res.Skipped, dropped(run, kept)...)
 		run = kept
 	}
+	// Only when a handler will read it: preparing may write files (Soong's
+	// artifact_ref).
+	if e.profile.PrepareInput != nil && len(run) > 0 {
+		stdin = e.profile.PrepareInput(ev, stdin, e.opts.Session)
+	}
 	// A Budget bounds the event's handlers together; the request's own ctx
 	// still decides whether the run was cancelled.
 	hctx := ctx
@@ -294,6 +303,13 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		}
 		if e.profile.Serial {
 			outs[i] = e.runOne(hctx, res.RunID, ev, h, stdin)
+			if e.profile.StopAtDeny && outs[i].Block {
+				for _, rest := range run[i+1:] {
+					res.Skipped = append(res.Skipped, Skip{Key: rest.Key, Reason: SkipAfterDeny})
+				}
+				outs = outs[:i+1]
+				break
+			}
 			continue
 		}
 		wg.Add(1)
@@ -364,7 +380,8 @@ func hookRun(o Outcome) HookRun {
 	r := HookRun{Key: o.Hook.Key, Status: o.Status, ExitCode: o.Raw.ExitCode,
 		DurationMs: o.Raw.Duration.Milliseconds(), Stderr: o.Raw.Stderr, Async: o.Status == StatusStarted,
 		StdoutDropped: o.Raw.StdoutDropped, StderrDropped: o.Raw.StderrDropped,
-		StdoutSpilled: o.Raw.StdoutSpilled, StderrSpilled: o.Raw.StderrSpilled}
+		StdoutSpilled: o.Raw.StdoutSpilled, StderrSpilled: o.Raw.StderrSpilled,
+		Metadata: o.Metadata, Logs: o.Logs}
 	if r.Status == StatusStopped {
 		r.Status = StatusSucceeded
 	}
@@ -406,10 +423,17 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 	}
 	script = e.pluginScript(h, script)
 	env := e.hookEnv(h)
+	dir := e.opts.Session.Cwd
+	if e.profile.ProjectCwd {
+		dir = e.projectDir()
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return RawResult{Err: fmt.Errorf("hook working directory %s is not a directory", dir), Timeout: timeout}
+		}
+	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
 		Script:    script,
-		Dir:       e.opts.Session.Cwd,
+		Dir:       dir,
 		Env:       env,
 		Stdin:     stdin,
 		Timeout:   timeout,

@@ -61,7 +61,8 @@ type Profile struct {
 	AfterCombine func(state *State, ev *EventRules, input []byte, res *Result)
 	// EnvFilter turns hookd's environment into the hooks' base environment
 	// (Soong's allowlist). Nil passes hookd's environment, minus the
-	// agent credentials Codex scrubs.
+	// agent credentials Codex scrubs. A host-given Options.EnvAllowlist
+	// replaces it.
 	EnvFilter func(env []string) []string
 	// NewSessionID makes the session id when the host gives none (Mind's
 	// ids carry their creation time, which names the transcript folder).
@@ -73,6 +74,17 @@ type Profile struct {
 	// LocationServerApproval). It is asked only when the host declared
 	// locations; "" leaves the hook unlabelled. Nil: no labels.
 	Coverage func(p *Profile, h *Hook, where map[string]string) string
+	// StopAtDeny ends a Serial run at the first handler that denies (its
+	// Outcome.Block): the handlers after it do not run and are reported
+	// skipped with reason "afterDeny" (Soong). False runs them all.
+	StopAtDeny bool
+	// ProjectCwd runs command handlers in the project root (the engine's
+	// project folder, checked to be a directory) instead of the session
+	// cwd (Soong: "hook command 默认 cwd 为 <project>").
+	ProjectCwd bool
+	// HandlerTypes lists the handler types the profile runs, as initialize
+	// reports them. Nil: command and mcp_tool.
+	HandlerTypes []string
 }
 
 // MakeSessionID returns a new session id in the profile's form.
@@ -100,6 +112,14 @@ func (p *Profile) discover(opts DiscoverOptions) *Discovery {
 		return p.Discover(p, opts)
 	}
 	return DiscoverAll(p, opts)
+}
+
+// Handlers returns the handler types the profile runs.
+func (p *Profile) Handlers() []string {
+	if p.HandlerTypes != nil {
+		return p.HandlerTypes
+	}
+	return []string{TypeCommand, TypeMCPTool}
 }
 
 // EventNames lists the profile's events in order.

@@ -157,6 +157,10 @@ type Outcome struct {
 	Permission string
 	// Finished orders completion: a higher number finished later.
 	Finished int
+	// Metadata and Logs are the handler's own "metadata" object and "logs"
+	// array, passed on to the host for its event log (Soong's output).
+	Metadata json.RawMessage
+	Logs     json.RawMessage
 }
 
 // Decisions in Result.Decision.
@@ -220,6 +224,10 @@ type HookRun struct {
 	StderrDropped int64   `json:"stderrDropped,omitempty"`
 	StdoutSpilled string  `json:"stdoutSpilled,omitempty"`
 	StderrSpilled string  `json:"stderrSpilled,omitempty"`
+	// Metadata and Logs are what the handler returned in those fields, for
+	// profiles whose output has them (Soong).
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	Logs     json.RawMessage `json:"logs,omitempty"`
 }
 
 // Skip names a hook that matched but did not run, and why.
@@ -227,3 +235,7 @@ type Skip struct {
 	Key    string `json:"key"`
 	Reason string `json:"reason"`
 }
+
+// SkipAfterDeny is the Skip reason of the handlers a Profile.StopAtDeny run
+// did not start because an earlier handler denied.
+const SkipAfterDeny = "afterDeny"

@@ -52,6 +52,7 @@ type initializeParams struct {
 		// them (mind: a [profiles.<name>.hooks] layer, coverage labels).
 		ConfigProfile string            `json:"configProfile"`
 		ToolLocations map[string]string `json:"toolLocations"`
+		EnvAllowlist  []string          `json:"envAllowlist"`
 	} `json:"config"`
 }
 
@@ -119,7 +120,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 		ProtocolVersion: ProtocolVersion,
 		Profile:         opts.Profile.Name,
 		Session:         sessionInfo{ID: opts.Session.ID, SpillDir: spill.Dir(opts.Session.ID)},
-		Capabilities:    capabilities{Events: opts.Profile.EventNames(), HandlerTypes: []string{hooks.TypeCommand, hooks.TypeMCPTool}},
+		Capabilities:    capabilities{Events: opts.Profile.EventNames(), HandlerTypes: opts.Profile.Handlers()},
 		Hooks:           sum,
 	}, nil
 }
@@ -177,6 +178,9 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err := hooks.CheckToolLocations(p.Config.ToolLocations); err != nil {
 		return hooks.Options{}, invalidParams("config.toolLocations: %v", err)
 	}
+	if err := hooks.CheckEnvNames(p.Config.EnvAllowlist); err != nil {
+		return hooks.Options{}, invalidParams("config.%v", err)
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -193,6 +197,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		BypassTrust: bypass,
 		// Where tools run, for the profile's coverage labels.
 		ToolLocations: p.Config.ToolLocations,
+		EnvAllowlist:  p.Config.EnvAllowlist,
 	}, nil
 }
 

@@ -147,6 +147,10 @@ func Limit(session, text string, limit int) (Text, error) {
 	return Text{Text: p, Path: path, Bytes: size}, werr
 }
 
+// Save writes text whole to a new spill file of the session and returns its
+// path. A file that cannot be written is removed and the error returned.
+func Save(session, text string) (string, error) { return write(session, text) }
+
 func write(session, text string) (string, error) {
 	f, err := Create(session)
 	if err != nil {

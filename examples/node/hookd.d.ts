@@ -50,7 +50,7 @@ export type Decision = 'none' | 'allow' | 'deny' | 'block' | 'ask';
 export type HookStatus = 'succeeded' | 'blocked' | 'failed' | 'timedOut' | 'cancelled' | 'started';
 
 /** Why a matched hook did not run. */
-export type SkipReason = 'untrusted' | 'modified' | 'disabled' | 'managedOnly' | 'hooksDisabled' | 'duplicate';
+export type SkipReason = 'untrusted' | 'modified' | 'disabled' | 'managedOnly' | 'hooksDisabled' | 'duplicate' | 'afterDeny' | 'toolNotSucceeded';
 
 /** JSON-RPC error codes hookd answers with. */
 export type ErrorCode =
@@ -344,6 +344,9 @@ export interface HookRun {
   /** The spill file holding the whole stream, when it outgrew the cap. */
   stdoutSpilled?: string;
   stderrSpilled?: string;
+  /** The handler's own "metadata" and "logs" output fields, where the profile has them (soong). */
+  metadata?: unknown;
+  logs?: unknown;
 }
 
 export interface Skip {

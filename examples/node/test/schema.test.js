@@ -17,6 +17,10 @@ function errors(doc) {
   return validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
 }
 
+// Soong's hooks.json is a format of its own (a version key, object matchers);
+// the schema describes the Codex and Claude Code format.
+const otherFormats = [path.join(repo, 'fixtures', 'profiles', 'soong') + path.sep];
+
 /**
  * Hooks files under dir: every hooks.json, and the files plugin manifests
  * name in their "hooks" entry.
@@ -28,7 +32,7 @@ function hooksFiles(dir) {
   const found = new Set();
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const file = path.join(entry.parentPath ?? entry.path, entry.name);
-    if (!entry.isFile()) continue;
+    if (!entry.isFile() || otherFormats.some((p) => file.startsWith(p))) continue;
     if (entry.name === 'hooks.json') found.add(file);
     if (entry.name === 'plugin.json' && /[.](codex|claude)-plugin$/.test(path.dirname(file))) {
       const root = path.dirname(path.dirname(file));
