@@ -42,6 +42,13 @@ type EventRules struct {
 	// SessionEnd hooks share 1.5 s); a handler still running when it is spent
 	// is stopped and reported timedOut. Zero: each handler has its own timeout.
 	Budget time.Duration
+	// BudgetFor, when set, computes the shared budget from the handlers
+	// about to run, instead of Budget (Claude Code's SessionEnd budget grows
+	// to the largest timeout its settings files give).
+	BudgetFor func(run []*Hook) time.Duration
+	// CompileMatcher, when set, replaces the profile's matcher dialect for
+	// this event (Claude Code's FileChanged takes literal file names).
+	CompileMatcher func(pattern string) (Matcher, error)
 	// Parse reads one finished handler's raw result.
 	Parse func(raw RawResult, async bool) Outcome
 	// Combine folds the outcomes of sync handlers, in configuration order, into
