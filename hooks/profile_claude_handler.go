@@ -91,7 +91,7 @@ func shellQuote(s string) string {
 // claudeNever matches no input: a handler whose "if" cannot apply.
 type claudeNever struct{}
 
-func (claudeNever) Match([]string) bool     { return false }
+func (claudeNever) Match([]string) bool    { return false }
 func (claudeNever) MatchInput([]byte) bool { return false }
 
 // claudeIfMatcher is a group's matcher narrowed by a handler's "if" rule.
