@@ -130,6 +130,15 @@ func jsToRE2(p string) (string, error) {
 			switch {
 			case !inClass && next >= '1' && next <= '9':
 				return "", fmt.Errorf("backreference \\%c: %w", next, errJSRegexp)
+			case inClass && next >= '0' && next <= '7':
+				// A legacy octal escape inside a class: [\1] is U+0001.
+				n, v := 0, 0
+				for n < 3 && i+1+n < len(p) && p[i+1+n] >= '0' && p[i+1+n] <= '7' {
+					v = v*8 + int(p[i+1+n]-'0')
+					n++
+				}
+				fmt.Fprintf(&b, `\x{%x}`, v)
+				i += n
 			case !inClass && next == 'k' && i+2 < len(p) && p[i+2] == '<':
 				return "", fmt.Errorf("named backreference \\k<...>: %w", errJSRegexp)
 			case next == 'u' && i+2 < len(p) && p[i+2] == '{':
