@@ -121,15 +121,17 @@ func (m claudeIfMatcher) MatchInput(input []byte) bool {
 // cannot parse:
 //
 //   - the tool part is an exact tool name; "mcp__server" covers every tool of
-//     that server, and "*" in it matches any run of characters;
+//     that server, and "*" in it matches any run of characters. Edit also
+//     covers Write, MultiEdit and NotebookEdit, and Read covers Grep and
+//     Glob, as in Claude Code's permission rules;
 //   - Bash and PowerShell: the specifier is matched against each simple
 //     command of the command line (split on && || ; | & and newlines, after
 //     leading VAR=value assignments), "*" matching any run of characters and
 //     the legacy "prefix:*" matching commands that start with the prefix
 //     word(s). A command line with quotes, escapes, $( ), backticks or
 //     process substitution is not split: the rule is taken as matching;
-//   - file tools (Read, Edit, Write, MultiEdit, NotebookEdit): a glob on
-//     tool_input.file_path (or notebook_path): "*" and "?" stay within a
+//   - file tools (Read, Edit, Write, MultiEdit, NotebookEdit, Grep, Glob): a
+//     glob on tool_input.file_path (or notebook_path, or path): "*" and "?" stay within a
 //     path segment and "**" crosses them; a pattern without "/" is matched
 //     against the file's base name, one with "/" against the path's end;
 //   - WebFetch(domain:host): the URL's host is host or one of its
@@ -192,9 +194,18 @@ func globRegexp(glob string, flat bool) string {
 	return b.String()
 }
 
+// claudeRuleTools are the tools a rule names on behalf of others: Claude
+// Code's Edit rules cover every built-in tool that edits files, its Read
+// rules those that read them.
+var claudeRuleTools = map[string]string{
+	"Write": "Edit", "MultiEdit": "Edit", "NotebookEdit": "Edit",
+	"Grep": "Read", "Glob": "Read",
+}
+
 func (r claudeIf) match(input []byte) bool {
 	in := gjson.ParseBytes(input)
-	if !r.tool.MatchString(in.Get("tool_name").Str) {
+	name := in.Get("tool_name").Str
+	if !r.tool.MatchString(name) && !r.tool.MatchString(claudeRuleTools[name]) {
 		return false
 	}
 	if r.whole {
@@ -208,15 +219,13 @@ func (r claudeIf) match(input []byte) bool {
 			return true
 		}
 		return matchCommandRule(cmd.Str, r.spec)
-	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit":
-		p := ti.Get("file_path")
-		if p.Type != gjson.String {
-			p = ti.Get("notebook_path")
+	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Grep", "Glob":
+		for _, field := range []string{"file_path", "notebook_path", "path"} {
+			if p := ti.Get(field); p.Type == gjson.String {
+				return matchPathRule(p.Str, r.spec)
+			}
 		}
-		if p.Type != gjson.String {
-			return true
-		}
-		return matchPathRule(p.Str, r.spec)
+		return true
 	case "WebFetch":
 		host, ok := strings.CutPrefix(r.spec, "domain:")
 		u, err := url.Parse(ti.Get("url").Str)

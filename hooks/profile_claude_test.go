@@ -477,7 +477,8 @@ func TestClaudeEvents_TheReferenceSet(t *testing.T) {
 func TestClaudeInput_ClaudeShape(t *testing.T) {
 	root := claudeFiles(t, map[string]string{
 		"home/settings.json": `{"hooks": {
-			"SessionStart": [{"hooks": [{"type": "command", "command": "printf 'in: '; cat"}]}]}}`,
+			"SessionStart": [{"hooks": [{"type": "command", "command": "printf 'in: '; cat"}]}],
+			"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "printf 'in: '; cat"}]}]}}`,
 	})
 	e, _ := claudeEngine(t, root, func(o *Options) {
 		o.Session.TranscriptPath, o.Session.Model, o.Session.PermissionMode = "/t.jsonl", "opus", "plan"
@@ -486,6 +487,14 @@ func TestClaudeInput_ClaudeShape(t *testing.T) {
 	res := claudeRun(t, e, "SessionStart", `{"source": "startup"}`)
 	in := res.AdditionalContext[0].Text
 	want := `in: {"session_id":"claude-test","transcript_path":"/t.jsonl","cwd":"` + filepath.Join(root, "project") + `","hook_event_name":"SessionStart","source":"startup","model":"opus"}`
+	if in != want {
+		t.Fatalf("input\n%s\nwant\n%s", in, want)
+	}
+	// Prompt and tool events carry permission_mode (hooks use it to tell
+	// Claude Code from other hosts); no event but SessionStart has model,
+	// and none has codex's turn_id.
+	in = claudeRun(t, e, "UserPromptSubmit", `{"prompt": "hi"}`).AdditionalContext[0].Text
+	want = `in: {"session_id":"claude-test","transcript_path":"/t.jsonl","cwd":"` + filepath.Join(root, "project") + `","permission_mode":"plan","hook_event_name":"UserPromptSubmit","prompt":"hi"}`
 	if in != want {
 		t.Fatalf("input\n%s\nwant\n%s", in, want)
 	}
