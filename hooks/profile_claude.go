@@ -157,7 +157,7 @@ func claudeDiscover(p *Profile, opts DiscoverOptions) *Discovery {
 // never dropped in silence.
 func (d *discoveryRun) claudeSettingsFile(p *Profile, path, layer string) (claudeSettings, bool) {
 	s := claudeSettings{path: path, layer: layer}
-	data, err := os.ReadFile(path)
+	data, err := readSettings(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, false
@@ -220,6 +220,25 @@ func (d *discoveryRun) claudeSettingsFile(p *Profile, path, layer string) (claud
 	}
 	d.add(w.hooks, w.warns)
 	return s, true
+}
+
+// maxSettingsSize bounds a settings file hookd reads whole.
+const maxSettingsSize = 16 << 20
+
+// readSettings reads a settings file that is a regular file of bounded size:
+// a FIFO or a device named settings.json must not hang discovery, nor a huge
+// file fill memory.
+func readSettings(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("not a regular file")
+	case fi.Size() > maxSettingsSize:
+		return nil, fmt.Errorf("larger than %d MiB", maxSettingsSize>>20)
+	}
+	return os.ReadFile(path)
 }
 
 // claudeEnabledPlugins merges enabledPlugins over the settings files: a
