@@ -16,7 +16,7 @@ import (
 //   - stdout is JSON when its first non-blank character is '{' and it parses;
 //     anything else, invalid JSON included, is plain text, never a failure;
 //   - JSON is read on every exit code. Exit 2 blocks a blockable event
-//     whatever the JSON says (its reason, else stderr, is the reason); any
+//     whatever the JSON says (the reason of a JSON block, else stderr); any
 //     other non-zero code is a non-blocking error, but a valid JSON reply
 //     still takes effect;
 //   - unknown fields anywhere are ignored; a known field of the wrong type,
@@ -302,7 +302,11 @@ func (ce *claudeEvent) parse(raw RawResult, async bool) Outcome {
 	}
 	switch {
 	case blocks:
-		reason := reply.reasonText()
+		// The reply's own reason when it blocks too, else stderr.
+		reason := ""
+		if o.Block {
+			reason = reply.reasonText()
+		}
 		if reason == "" {
 			reason = strings.TrimSpace(raw.Stderr)
 		}
