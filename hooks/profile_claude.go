@@ -288,7 +288,7 @@ func (d *discoveryRun) claudePlugins(p *Profile, opts DiscoverOptions, enabled m
 		d.warns = append(d.warns, Warning{Source: w.Source, Message: w.Message})
 	}
 	for _, pl := range found {
-		if msg := claudePluginFilesProblem(pl); msg != "" {
+		if msg := claudePluginFilesProblem(p, pl); msg != "" {
 			d.warns = append(d.warns, Warning{Source: pl.Root, Message: fmt.Sprintf("loading no hooks for plugin %s: %s", pl.ID(), msg)})
 			continue
 		}
@@ -312,14 +312,20 @@ func (d *discoveryRun) claudePlugins(p *Profile, opts DiscoverOptions, enabled m
 
 // claudePluginFilesProblem says why Claude Code would refuse a plugin's
 // hooks files, or "".
-func claudePluginFilesProblem(pl *plugins.Plugin) string {
+func claudePluginFilesProblem(p *Profile, pl *plugins.Plugin) string {
 	for _, s := range pl.Sources {
 		if s.Inline != nil {
 			continue
 		}
 		data := bytes.TrimPrefix(s.File, []byte("\xef\xbb\xbf"))
 		if !gjson.ValidBytes(data) {
-			return fmt.Sprintf("failed to parse plugin hooks config %s: not valid JSON", s.Path)
+			// The walker says where the syntax error is.
+			_, warns := ParseHooksJSON(p, s.File, Source{Layer: LayerPlugin, Path: s.Path}, s.Key)
+			msg := fmt.Sprintf("failed to parse plugin hooks config %s", s.Path)
+			if len(warns) > 0 {
+				msg = strings.Replace(warns[0].Message, "failed to parse hooks config", "failed to parse plugin hooks config", 1)
+			}
+			return msg
 		}
 		if h := gjson.GetBytes(data, "hooks"); !gjson.ParseBytes(data).IsObject() || !h.IsObject() {
 			return fmt.Sprintf(`%s has no top-level "hooks" object (Claude Code: "expected record, received undefined"); wrap the events in {"hooks": {...}}`, s.Path)

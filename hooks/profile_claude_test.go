@@ -264,6 +264,7 @@ func TestClaudeDiscover_PluginHooksFileNeedsAHooksObject(t *testing.T) {
 	claudePlugin(files, "eventmap", `{"Stop": [{"hooks": [{"type": "command", "command": "echo never"}]}]}`)
 	claudePlugin(files, "array", `[]`)
 	claudePlugin(files, "empty", `{}`)
+	claudePlugin(files, "broken", "{\"hooks\": {\n  \"Stop\": [}")
 	root := claudeFiles(t, files)
 	e, _ := claudeEngine(t, root, func(o *Options) { o.Discover.PluginDirs = []string{filepath.Join(root, "plugins")} })
 	list, warns := e.List("")
@@ -278,6 +279,14 @@ func TestClaudeDiscover_PluginHooksFileNeedsAHooksObject(t *testing.T) {
 	}
 	if n != 3 {
 		t.Fatalf("want 3 refusals, got %+v", warns)
+	}
+	found := false
+	for _, w := range warns {
+		found = found || strings.HasPrefix(w.Message, "loading no hooks for plugin broken@local: failed to parse plugin hooks config ") &&
+			strings.HasSuffix(w.Message, "(line 2, column 12)")
+	}
+	if !found {
+		t.Fatalf("no syntax error warning with its position in %+v", warns)
 	}
 }
 
