@@ -119,7 +119,7 @@ func TestServe_SoongIgnoresCodexSourcesAndPerHookState(t *testing.T) {
 	}
 	// No per-hook state to record: setEnabled is refused and writes nothing.
 	err = c.Call(context.Background(), "hooks/setEnabled", map[string]any{"key": list.Hooks[0].Key, "enabled": false}, nil)
-	if rpcCode(err) != -32602 || !strings.Contains(err.Error(), "the soong profile has no per-hook enablement") {
+	if rpcCode(err) != -32602 || !strings.Contains(err.Error(), "the soong profile has no per-hook enable switch") {
 		t.Fatalf("setEnabled: %v", err)
 	}
 }

@@ -26,6 +26,7 @@ const (
 	DecisionDeny  = "deny"
 	DecisionBlock = "block"
 	DecisionAsk   = "ask"
+	DecisionDefer = "defer"
 )
 
 // Statuses of HookRun.Status.
@@ -164,6 +165,9 @@ type RunResult struct {
 	Skipped           []Skip         `json:"skipped"`
 	// RunID names this run in hooks/status notifications and async results.
 	RunID string `json:"runId,omitempty"`
+	// Output holds event-specific fields a profile passes through to the
+	// host (claude); absent in the codex profile.
+	Output map[string]json.RawMessage `json:"output,omitempty"`
 }
 
 // Blocks reports whether the outcome denies or blocks (hookd run's exit 2).

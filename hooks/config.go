@@ -259,6 +259,9 @@ func (w *hooksWalker) fields(obj gjson.Result, path string, s cfgSite) cfgFieldS
 }
 
 func (w *hooksWalker) unknownField(s cfgSite, f cfgField) {
+	if w.p.QuietFields[f.key.Str] {
+		return
+	}
 	w.warn(s, f.key.Index, f.path, "ignoring unknown field %q in %s", f.key.Str, w.name)
 }
 
@@ -328,7 +331,7 @@ func (w *hooksWalker) walkGroup(ev *EventRules, gi int, g gjson.Result, path str
 		switch f.val.Type {
 		case gjson.Null:
 		case gjson.String:
-			m, err := w.compile(f.val.Str)
+			m, err := w.compile(ev, f.val.Str)
 			if err != nil {
 				w.warn(s, f.val.Index, f.path, "invalid matcher %q in %s: %s", f.val.Str, w.name, matcherErrText(f.val.Str, err))
 				return
@@ -357,7 +360,10 @@ func (w *hooksWalker) walkGroup(ev *EventRules, gi int, g gjson.Result, path str
 	})
 }
 
-func (w *hooksWalker) compile(pattern string) (Matcher, error) {
+func (w *hooksWalker) compile(ev *EventRules, pattern string) (Matcher, error) {
+	if ev.CompileMatcher != nil {
+		return ev.CompileMatcher(pattern)
+	}
 	if w.p.CompileMatcher == nil {
 		return CodexMatcher(pattern)
 	}
@@ -444,6 +450,15 @@ func (w *hooksWalker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, pa
 	}
 	if w.src.Layer == LayerManaged {
 		hook.Trust = TrustManaged
+	}
+	if w.p.ReadHandler != nil {
+		msg, skip := w.p.ReadHandler(ev, h, hook)
+		if msg != "" {
+			w.warn(s, h.Index, path, "%s in %s", msg, w.name)
+		}
+		if skip {
+			return nil
+		}
 	}
 	hook.Hash = hookHash(ev.Label, hook)
 	return hook

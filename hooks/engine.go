@@ -287,9 +287,13 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	// A Budget bounds the event's handlers together; the request's own ctx
 	// still decides whether the run was cancelled.
 	hctx := ctx
-	if ev.Budget > 0 {
+	budget := ev.Budget
+	if ev.BudgetFor != nil {
+		budget = ev.BudgetFor(run)
+	}
+	if budget > 0 {
 		var cancel context.CancelFunc
-		hctx, cancel = context.WithTimeout(ctx, ev.Budget)
+		hctx, cancel = context.WithTimeout(ctx, budget)
 		defer cancel()
 	}
 
@@ -432,6 +436,7 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
+		Shell:     e.profile.Shell,
 		Script:    script,
 		Dir:       dir,
 		Env:       env,

@@ -47,6 +47,13 @@ type EventRules struct {
 	// succeeded). A non-empty skip reports every matched hook skipped with
 	// that reason; an error rejects the request as bad input. Nil: they run.
 	Precondition func(input []byte) (skip string, err error)
+	// BudgetFor, when set, computes the shared budget from the handlers
+	// about to run, instead of Budget (Claude Code's SessionEnd budget grows
+	// to the largest timeout its settings files give).
+	BudgetFor func(run []*Hook) time.Duration
+	// CompileMatcher, when set, replaces the profile's matcher dialect for
+	// this event (Claude Code's FileChanged takes literal file names).
+	CompileMatcher func(pattern string) (Matcher, error)
 	// Parse reads one finished handler's raw result.
 	Parse func(raw RawResult, async bool) Outcome
 	// Combine folds the outcomes of sync handlers, in configuration order, into

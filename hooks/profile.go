@@ -1,9 +1,13 @@
 package hooks
 
 import (
+	"io"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hookd/hookd/plugins"
+	"github.com/hookd/hookd/spill"
 )
 
 // A Profile holds every choice that differs between agent hosts: where hooks
@@ -32,6 +36,10 @@ type Profile struct {
 	Trust bool
 	// Serial runs an event's handlers one after another instead of at once.
 	Serial bool
+	// NoEnablement is true when the host has no per-hook enable switch
+	// (Mirri: every [[hooks]] rule runs, and its config.toml has no place
+	// for hook state); SetEnabled then refuses instead of writing state.
+	NoEnablement bool
 	// KillGrace is how long a timed-out process group has between SIGTERM and
 	// SIGKILL. Zero sends SIGKILL at once.
 	KillGrace time.Duration
@@ -85,6 +93,36 @@ type Profile struct {
 	// HandlerTypes lists the handler types the profile runs, as initialize
 	// reports them. Nil: command and mcp_tool.
 	HandlerTypes []string
+	// Shell is the argv prefix command handlers run through, the command
+	// being the last argument (Claude Code runs "sh -c"). Nil: proc's
+	// default, $SHELL -lc (%COMSPEC% /C on Windows).
+	Shell []string
+	// QuietFields are config keys the profile's hooks files may carry that
+	// the hooks walker accepts without an "unknown field" warning, at the
+	// root, in groups and in handlers (Claude Code's description, once...).
+	QuietFields map[string]bool
+	// ReadHandler reads profile-specific handler keys once the walker has
+	// built the hook (Claude Code's asyncRewake and if). raw is the handler
+	// object as written. A non-empty warning is reported at the handler's
+	// position; skip drops the handler.
+	ReadHandler func(ev *EventRules, raw gjson.Result, h *Hook) (warning string, skip bool)
+	// Spill replaces the codex spill rule (token limits per handler, Codex's
+	// preview) for oversized text: every additionalContext, whatever its
+	// handler's additionalContextLimit, the PostToolUse feedback, each
+	// continuation fragment and, unlike codex, every systemMessage.
+	Spill TextLimiter
+}
+
+// TextLimiter is a profile's own rule for text too long to hand over whole
+// (Profile.Spill).
+type TextLimiter interface {
+	// Limit returns text as it is when it fits, else a preview naming a new
+	// spill file of the session that holds the whole text. A file that
+	// cannot be written still gives a preview, with the error.
+	Limit(session, text string) (spill.Text, error)
+	// Preview lays out the preview of a text of size bytes already in the
+	// file at path (a handler's stdout past the capture cap), read through r.
+	Preview(r io.ReaderAt, size int64, path string) (string, error)
 }
 
 // MakeSessionID returns a new session id in the profile's form.

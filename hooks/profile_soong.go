@@ -30,6 +30,7 @@ var Soong = &Profile{
 	Events:       soongEvents,
 	Trust:        false,
 	Serial:       true,
+	NoEnablement: true,
 	StopAtDeny:   true,
 	ProjectCwd:   true,
 	KillGrace:    time.Second,

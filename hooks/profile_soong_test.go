@@ -199,8 +199,8 @@ func TestSoongPrepareInput_LargeToolResponseBecomesAnArtifact(t *testing.T) {
 	for _, tc := range []struct {
 		name, input, file string
 	}{
-		{"a string is saved as its text", `{"tool_name":"Read","tool_response":` + mustJSON(big) + `,"tool_use_id":"c"}`, big},
-		{"an object is saved as its JSON", `{"tool_response":{"stdout":` + mustJSON(big) + `,"exit_code":0}}`, `{"stdout":` + mustJSON(big) + `,"exit_code":0}`},
+		{"a string is saved as its text", `{"tool_name":"Read","tool_response":` + jsonString(big) + `,"tool_use_id":"c"}`, big},
+		{"an object is saved as its JSON", `{"tool_response":{"stdout":` + jsonString(big) + `,"exit_code":0}}`, `{"stdout":` + jsonString(big) + `,"exit_code":0}`},
 	} {
 		out := soongPrepareInput(post, []byte(tc.input), s)
 		r := gjson.GetBytes(out, "tool_response")
@@ -224,7 +224,7 @@ func TestSoongPrepareInput_LargeToolResponseBecomesAnArtifact(t *testing.T) {
 	if out := soongPrepareInput(post, []byte(small), s); string(out) != small {
 		t.Errorf("small response changed: %s", out)
 	}
-	large := `{"tool_response":` + mustJSON(big) + `}`
+	large := `{"tool_response":` + jsonString(big) + `}`
 	if out := soongPrepareInput(Soong.Event("PreToolUse"), []byte(large), s); string(out) != large {
 		t.Error("another event's input changed")
 	}
@@ -236,7 +236,7 @@ func TestSoongPrepareInput_UnwritableSpillKeepsTheWholeResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TMPDIR", blocker) // a file: no spill folder can be made under it
-	in := `{"tool_response":` + mustJSON(strings.Repeat("x", 20000)) + `}`
+	in := `{"tool_response":` + jsonString(strings.Repeat("x", 20000)) + `}`
 	if out := soongPrepareInput(Soong.Event("PostToolUse"), []byte(in), Session{ID: "s"}); string(out) != in {
 		t.Fatalf("response lost: %.100s", out)
 	}
@@ -244,7 +244,7 @@ func TestSoongPrepareInput_UnwritableSpillKeepsTheWholeResponse(t *testing.T) {
 
 func TestSoongRun_NoArtifactWithoutAHookToReadIt(t *testing.T) {
 	e, _ := soongEngine(t, `{"PostToolUse": [{"matcher": {"tool": "Read"}, "hooks": [`+cmdHook(`cat > "$TMPDIR/in.json"`)+`]}]}`, nil)
-	big := mustJSON(strings.Repeat("y", 20000))
+	big := jsonString(strings.Repeat("y", 20000))
 	if _, err := e.Run(context.Background(), "PostToolUse", []byte(`{"tool_name":"Bash","tool_response":`+big+`}`), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestSoongRun_NoArtifactWithoutAHookToReadIt(t *testing.T) {
 	}
 }
 
-func mustJSON(s string) string {
+func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }

@@ -69,12 +69,23 @@ func (e *Engine) spillResult(res *Result, outs []Outcome) {
 			res.Continuation = strings.Join(frags, "\n\n")
 		}
 	}
+	if e.profile.Spill != nil {
+		for i := range res.SystemMessages {
+			res.SystemMessages[i].Text = e.limitText(res.SystemMessages[i].Text, 0).Text
+		}
+	}
 }
 
 // limitText applies one limit; a spill file that cannot be written still
 // gives a preview, and the problem is logged.
 func (e *Engine) limitText(text string, limit int) spill.Text {
-	t, err := spill.Limit(e.opts.Session.ID, text, limit)
+	var t spill.Text
+	var err error
+	if e.profile.Spill != nil {
+		t, err = e.profile.Spill.Limit(e.opts.Session.ID, text)
+	} else {
+		t, err = spill.Limit(e.opts.Session.ID, text, limit)
+	}
 	if err != nil {
 		e.log.Warn("cannot spill hook output; the model gets a preview without a file", "err", err)
 	}
@@ -90,7 +101,7 @@ func (e *Engine) spillOverflowedContext(c *ContextEntry, raw RawResult, limit in
 	path := raw.StdoutSpilled
 	size := int64(len(raw.Stdout)) + raw.StdoutDropped
 	c.Spilled, c.Bytes = path, int(size)
-	if limit <= 0 {
+	if limit <= 0 && e.profile.Spill == nil {
 		return
 	}
 	f, err := os.Open(path)
@@ -99,6 +110,15 @@ func (e *Engine) spillOverflowedContext(c *ContextEntry, raw RawResult, limit in
 		return
 	}
 	defer f.Close()
+	if e.profile.Spill != nil {
+		p, err := e.profile.Spill.Preview(f, size, path)
+		if err != nil {
+			e.log.Warn("preview spilled stdout", "err", err)
+			return
+		}
+		c.Text = p
+		return
+	}
 	if !spill.Over(size, limit) {
 		// A limit above the capture cap: the whole output fits after all.
 		whole, err := io.ReadAll(io.LimitReader(f, size))

@@ -366,16 +366,14 @@ func (e *Engine) Trust(keys []string) ([]TrustedHook, error) {
 // SetEnabled records whether the hook named by key may run. Managed hooks
 // cannot be disabled. The engine's hook set is not reloaded; call Load.
 func (e *Engine) SetEnabled(key string, enabled bool) error {
-	if !e.profile.Trust {
-		// Without review there is no [hooks.state] to record into: a write
-		// would change nothing and say it did.
-		return &ParamError{Field: "key", Msg: fmt.Sprintf("the %s profile has no per-hook enablement", e.profile.Name)}
-	}
 	hooks, err := e.lookup("key", []string{key})
 	if err != nil {
 		return err
 	}
 	h := hooks[0]
+	if e.profile.NoEnablement {
+		return &ParamError{Field: "key", Msg: fmt.Sprintf("the %s profile has no per-hook enable switch: edit or remove the hook in %s instead", e.profile.Name, h.Source.Path)}
+	}
 	if h.Source.Layer == LayerManaged {
 		if enabled {
 			return nil

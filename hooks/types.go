@@ -153,8 +153,13 @@ type Outcome struct {
 	SystemMessage string
 	// UpdatedInput is a rewritten tool input (PreToolUse allow).
 	UpdatedInput json.RawMessage
-	// Permission is "allow" or "deny" (PermissionRequest).
+	// Permission is "allow" or "deny" (PermissionRequest), or a profile's
+	// PreToolUse permission decision ("allow", "deny", "ask", "defer").
 	Permission string
+	// Output holds event-specific fields a profile passes to the host as
+	// they are (Claude Code's sessionTitle, watchPaths, updatedToolOutput...),
+	// by field name. Nil in the codex profile.
+	Output map[string]json.RawMessage
 	// Finished orders completion: a higher number finished later.
 	Finished int
 	// Metadata and Logs are the handler's own "metadata" object and "logs"
@@ -170,6 +175,9 @@ const (
 	DecisionDeny  = "deny"
 	DecisionBlock = "block"
 	DecisionAsk   = "ask"
+	// DecisionDefer leaves the decision to the host's own non-interactive
+	// rule (Claude Code's PreToolUse "defer").
+	DecisionDefer = "defer"
 )
 
 // Result is the combined outcome of one event, in the shape hooks/run returns.
@@ -189,6 +197,9 @@ type Result struct {
 	Skipped           []Skip          `json:"skipped"`
 	// RunID names this run in hooks/status notifications and async results.
 	RunID string `json:"runId,omitempty"`
+	// Output holds event-specific fields the profile passes through to the
+	// host (see Outcome.Output); absent in the codex profile.
+	Output map[string]json.RawMessage `json:"output,omitempty"`
 }
 
 // Permission is a PermissionRequest verdict.

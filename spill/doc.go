@@ -8,6 +8,8 @@
 // output can hold anything a hook read. Remove deletes the folder when the
 // session ends. File streams a handler's output past the capture cap to disk
 // as it arrives, so a hook that prints gigabytes costs disk, not memory.
+// CharLimit is the other rule, counted in characters with a short preview
+// (Claude Code's).
 //
 // The package knows nothing of hooks: it deals in texts, limits and sessions.
 package spill

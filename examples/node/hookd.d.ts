@@ -44,13 +44,13 @@ export type HandlerType = 'command' | 'mcp_tool';
  * The combined verdict of one event. `none`: nothing decided, go on as normal.
  * What allow, deny and block mean depends on the event (README, Semantics).
  */
-export type Decision = 'none' | 'allow' | 'deny' | 'block' | 'ask';
+export type Decision = 'none' | 'allow' | 'deny' | 'block' | 'ask' | 'defer';
 
 /** How one handler's run ended; `started` is an async handler whose result comes later. */
 export type HookStatus = 'succeeded' | 'blocked' | 'failed' | 'timedOut' | 'cancelled' | 'started';
 
 /** Why a matched hook did not run. */
-export type SkipReason = 'untrusted' | 'modified' | 'disabled' | 'managedOnly' | 'hooksDisabled' | 'duplicate' | 'afterDeny' | 'toolNotSucceeded';
+export type SkipReason = 'untrusted' | 'modified' | 'disabled' | 'managedOnly' | 'hooksDisabled' | 'duplicate' | 'afterDeny' | 'toolNotSucceeded' | 'disableAllHooks';
 
 /** JSON-RPC error codes hookd answers with. */
 export type ErrorCode =
@@ -306,6 +306,8 @@ export interface RunResult {
   skipped: Skip[];
   /** Names this run in hooks/status notifications and async results. */
   runId?: string;
+  /** Event-specific fields a profile passes through to the host (claude); absent in the codex profile. */
+  output?: JSONObject;
 }
 
 export interface Permission {

@@ -45,11 +45,22 @@ function hooksFiles(dir) {
   return [...found].sort();
 }
 
+// Fixtures that are broken on purpose, to test how hookd reports them: the
+// schema must reject them too.
+const brokenOnPurpose = new Set([
+  // Events at the root instead of under "hooks" (Claude Code drops the plugin).
+  path.join(repo, 'fixtures', 'profiles', 'claude', 'plugins', 'event-map-root', 'hooks', 'hooks.json'),
+]);
+
 test('every fixture hooks file validates', () => {
   const files = hooksFiles(path.join(repo, 'fixtures'));
   assert.ok(files.includes(path.join(repo, 'fixtures', 'codex-home', 'hooks.json')), `found: ${files}`);
   for (const file of files) {
     const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (brokenOnPurpose.has(file)) {
+      assert.notDeepEqual(errors(doc), [], `${path.relative(repo, file)} is broken on purpose but matches the schema`);
+      continue;
+    }
     assert.deepEqual(errors(doc), [], `${path.relative(repo, file)} does not match schema/hooks.schema.json`);
   }
 });
