@@ -113,6 +113,7 @@ type engineFlags struct {
 	logLevel                    string
 	plugins                     pluginFlag
 	managed, hookState          string
+	features                    featureFlag
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -127,6 +128,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
 	fs.StringVar(&f.managed, "managed", "", "managed requirements.toml (managed hooks, allow_managed_hooks_only, [features])")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
+	fs.Var(&f.features, "feature", "host feature setting `NAME=VALUE`, as initialize's config.features (repeatable; mirri: hookCommandRewrite, hookEngine)")
 }
 
 func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
@@ -172,7 +174,7 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Profile: prof,
 		Session: hooks.Session{ID: id, Cwd: cwd},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
-			Managed: f.managed, StateOverrides: []byte(f.hookState)},
+			Managed: f.managed, StateOverrides: []byte(f.hookState), Features: f.features},
 		BypassTrust: f.bypassTrust,
 		Logger:      logger,
 	}, nil

@@ -32,6 +32,10 @@ type DiscoverOptions struct {
 	// StateOverrides is {"<key>": {"enabled"?, "trusted_hash"?}} given on the
 	// command line for this process; it overrides the user config's state.
 	StateOverrides []byte
+	// Features are the host's feature settings (initialize config.features,
+	// --feature NAME=VALUE), as text; each profile reads the names it knows
+	// (Mirri: hookCommandRewrite, hookEngine) and codex reads none.
+	Features map[string]string
 }
 
 // DiscoverAll loads every source in order (managed requirements, user hooks.json, user config.toml

@@ -32,6 +32,10 @@ type Profile struct {
 	Trust bool
 	// Serial runs an event's handlers one after another instead of at once.
 	Serial bool
+	// NoEnablement is true when the host has no per-hook enable switch
+	// (Mirri: every [[hooks]] rule runs, and its config.toml has no place
+	// for hook state); SetEnabled then refuses instead of writing state.
+	NoEnablement bool
 	// KillGrace is how long a timed-out process group has between SIGTERM and
 	// SIGKILL. Zero sends SIGKILL at once.
 	KillGrace time.Duration

@@ -297,6 +297,9 @@ func (e *Engine) LoadChecked() (Summary, error) {
 	e.mu.Lock()
 	e.hooks, e.warnings = r.Hooks, r.Warnings
 	e.mu.Unlock()
+	for k, v := range r.Settings {
+		e.state.SetString(k, v)
+	}
 	return e.summary(r.Hooks, r.Warnings), nil
 }
 
@@ -372,6 +375,9 @@ func (e *Engine) SetEnabled(key string, enabled bool) error {
 		return err
 	}
 	h := hooks[0]
+	if e.profile.NoEnablement {
+		return &ParamError{Field: "key", Msg: fmt.Sprintf("the %s profile has no per-hook enable switch: edit or remove the hook in %s instead", e.profile.Name, h.Source.Path)}
+	}
 	if h.Source.Layer == LayerManaged {
 		if enabled {
 			return nil

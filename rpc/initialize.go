@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -48,6 +49,7 @@ type initializeParams struct {
 		Managed     struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
+		Features map[string]json.RawMessage `json:"features"`
 	} `json:"config"`
 }
 
@@ -96,7 +98,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	sum, err := e.LoadChecked()
 	if err != nil {
 		e.Close()
-		return nil, invalidParams("config.managed.requirements: %v", err)
+		return nil, invalidParams("hooks cannot be loaded, so the session does not start: %v", err)
 	}
 
 	s.mu.Lock()
@@ -170,6 +172,10 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	features, err := featureOptions(p.Config.Features)
+	if err != nil {
+		return hooks.Options{}, err
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -181,6 +187,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			Plugins:        plugins,
 			PluginDirs:     pluginDirs,
 			Managed:        p.Config.Managed.Requirements,
+			Features:       features,
 		},
 		BypassTrust: bypass,
 	}, nil
@@ -208,4 +215,31 @@ func FormatWarning(w hooks.Warning) string {
 		return fmt.Sprintf("%s: %s", w.Source, w.Message)
 	}
 	return fmt.Sprintf("%s [%s]: %s", w.Source, strings.Join(where, ", "), w.Message)
+}
+
+// featureOptions turns config.features into text values, as --feature gives
+// them: true/false, strings, numbers as written. The profile judges them.
+func featureOptions(raw map[string]json.RawMessage) (map[string]string, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(raw))
+	for name, v := range raw {
+		var x any
+		if err := json.Unmarshal(v, &x); err != nil {
+			return nil, invalidParams("config.features.%s: %v", name, err)
+		}
+		switch x := x.(type) {
+		case nil:
+		case bool:
+			out[name] = strconv.FormatBool(x)
+		case string:
+			out[name] = x
+		case float64:
+			out[name] = string(v)
+		default:
+			return nil, invalidParams("config.features.%s: must be a boolean, a string or a number", name)
+		}
+	}
+	return out, nil
 }
