@@ -145,14 +145,13 @@ func discoverMirri(p *Profile, opts DiscoverOptions) *Discovery {
 		if r.hasMatcher {
 			h.matcher = mirriMatcher{re: r.re, target: ev.MatchField}
 		}
-		group := i
 		if r.failClosed && !ev.Blocking {
 			h.Handler.FailClosed = false
-			d.Warnings = append(d.Warnings, Warning{Source: path, Event: ev.Name, Group: &group, Message: fmt.Sprintf(
+			d.Warnings = append(d.Warnings, Warning{Source: path, Event: ev.Name, Message: fmt.Sprintf(
 				"ignoring failClosed of the %s rule%s: only UserPromptSubmit, PreToolUse and Stop can block", ev.Name, r.site.on("failClosed"))})
 		}
 		if r.hasMatcher && ev.MatchField == "" && !r.re.MatchString("") {
-			d.Warnings = append(d.Warnings, Warning{Source: path, Event: ev.Name, Group: &group, Message: fmt.Sprintf(
+			d.Warnings = append(d.Warnings, Warning{Source: path, Event: ev.Name, Message: fmt.Sprintf(
 				"matcher %q of the %s rule%s never matches: %s is matched against the empty string", r.matcher, ev.Name, r.site.on("matcher"), ev.Name)})
 		}
 		if ev.Name == "RewriteToolInput" && policy != "" {
