@@ -236,7 +236,7 @@ func featureOptions(raw map[string]json.RawMessage) (map[string]string, error) {
 		case string:
 			out[name] = x
 		case float64:
-			out[name] = string(v)
+			out[name] = strings.TrimSpace(string(v))
 		default:
 			return nil, invalidParams("config.features.%s: must be a boolean, a string or a number", name)
 		}
