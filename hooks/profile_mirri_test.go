@@ -283,3 +283,24 @@ command = "echo '{\"hookSpecificOutput\":{\"updatedInput\":{\"command\":\"rg x\"
 		}
 	}
 }
+
+// A PreToolUse rewrite of Bash without a string command fails that hook (an
+// engine rule for every profile) and the input stays; it is not a crash, a
+// timeout or invalid JSON, so failClosed does not block.
+func TestMirriEngine_BadBashRewriteFailsTheHookWithoutBlocking(t *testing.T) {
+	e := mirriEngine(t, `
+[experimental]
+hook-command-rewrite = true
+[[hooks]]
+event = "PreToolUse"
+command = "echo '{\"hookSpecificOutput\":{\"updatedInput\":{\"cmd\":\"ls\"}}}'"
+failClosed = true
+`, map[string]string{"hookEngine": "v2"})
+	res, err := e.Run(context.Background(), "PreToolUse", []byte(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision != DecisionNone || res.UpdatedInput != nil || res.Hooks[0].Status != StatusFailed {
+		t.Fatalf("decision %s updated %s hooks %+v", res.Decision, res.UpdatedInput, res.Hooks)
+	}
+}
