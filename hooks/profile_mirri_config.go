@@ -422,8 +422,15 @@ type mirriSiteMap struct {
 // mirriSites walks the document with go-toml's parser, which knows the line
 // of every key; the decoder that reads the values does not. data is known to
 // parse.
-func mirriSites(data []byte) mirriSiteMap {
-	var m mirriSiteMap
+func mirriSites(data []byte) (m mirriSiteMap) {
+	// The parser is go-toml's unstable API, and lines only improve messages:
+	// should it ever panic on a document the decoder took, the messages go
+	// without lines rather than hookd going down.
+	defer func() {
+		if recover() != nil {
+			m = mirriSiteMap{}
+		}
+	}()
 	var p unstable.Parser
 	p.Reset(data)
 	lineOf := func(n *unstable.Node) int { return p.Shape(n.Raw).Start.Line }

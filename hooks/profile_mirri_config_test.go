@@ -250,3 +250,40 @@ func TestMirriConfig_RewriteToolInputHooksRunOnlyWithTheFlagOnTheV1Engine(t *tes
 		})
 	}
 }
+
+// Lines are found whatever TOML form the rules take.
+func TestMirriConfig_LinesInEveryTOMLForm(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc, want string
+	}{
+		{"quoted key", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\n\"fail closed\" = true\n", `line 4: unknown field "fail closed"`},
+		{"CRLF", "[[hooks]]\r\nevent = \"Stop\"\r\ncommand = \"x\"\r\nasync = true\r\n", `line 4: unknown field "async"`},
+		{"comments and multi-line strings", "# c\n[[hooks]] # rule\nevent = \"Stop\"\ncommand = '''\nx\n'''\nasync = true\n", `line 7: unknown field "async"`},
+		{"array of tables inside a rule", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\n[[hooks.steps]]\nrun = 1\n", `line 4: unknown field "steps"`},
+		{"rule that is not a table", "hooks = [\n  1,\n]\n", "line 1: a [[hooks]] entry must be a table"},
+		{"other tables between rules", "[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\n[tui]\nasync = 1\n[[hooks]]\nevent = \"Stop\"\ncommand = \"y\"\nasync = 2\n", `line 9: unknown field "async"`},
+		{"experimental as a dotted key", "experimental.hook-command-rewrite = 1\n", "line 1: [experimental] hook-command-rewrite must be true or false"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, _ := mirriDiscover(t, tc.doc, DiscoverOptions{})
+			if msg := errors.Join(d.Fatal...); msg == nil || !strings.Contains(msg.Error(), tc.want) {
+				t.Fatalf("errors %v, want %q", msg, tc.want)
+			}
+		})
+	}
+}
+
+// Whatever config.toml holds, reading it ends in rules or errors, never a panic.
+func FuzzReadMirriConfig(f *testing.F) {
+	for _, seed := range []string{
+		"[[hooks]]\nevent = \"Stop\"\ncommand = \"x\"\n",
+		"hooks = [{event = \"PreToolUse\", matcher = \"(\", command = 1}]\n",
+		"[hooks]\n[hooks.x]\n[[hooks.y]]\n",
+		"[experimental]\nhook-command-rewrite = true\n[[hooks]]\nevent = \"Nope\"\ntimeout = 1e3\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		readMirriConfig(Mirri, "config.toml", data)
+	})
+}
