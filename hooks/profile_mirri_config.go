@@ -74,7 +74,8 @@ type mirriConfig struct {
 
 // discoverMirri is the Mirri profile's Discover: the user config.toml only.
 // The sources Mirri does not have (session hooks, plugins, managed
-// requirements, hook state) are reported when a host passes them.
+// requirements, project hooks, hook state) are reported when a host passes
+// them.
 func discoverMirri(p *Profile, opts DiscoverOptions) *Discovery {
 	d := &Discovery{}
 	warn := func(source, format string, args ...any) {
@@ -88,6 +89,9 @@ func discoverMirri(p *Profile, opts DiscoverOptions) *Discovery {
 	}
 	if opts.Managed != "" {
 		warn(opts.Managed, "ignoring managed requirements %s: the %s profile has no managed hooks", opts.Managed, p.Name)
+	}
+	if opts.ProjectTrusted {
+		warn(opts.ProjectRoot, "ignoring the trusted project: the %s profile has no project hooks", p.Name)
 	}
 	if len(opts.StateOverrides) > 0 {
 		warn("--hook-state", "ignoring hook state: the %s profile has no review or enable switch", p.Name)

@@ -176,13 +176,15 @@ func TestMirriDiscover_SourcesMirriDoesNotHaveAreReported(t *testing.T) {
 		Plugins:        []PluginConfig{{Root: "/p"}},
 		Managed:        "/etc/requirements.toml",
 		StateOverrides: []byte(`{}`),
+		ProjectRoot:    "/src/repo",
+		ProjectTrusted: true,
 	})
 	var msgs []string
 	for _, w := range d.Warnings {
 		msgs = append(msgs, w.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"ignoring session hooks", "ignoring plugins", "ignoring managed requirements", "ignoring hook state"} {
+	for _, want := range []string{"ignoring session hooks", "ignoring plugins", "ignoring managed requirements", "ignoring the trusted project", "ignoring hook state"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning %q in\n%s", want, all)
 		}
