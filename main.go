@@ -126,6 +126,7 @@ type engineFlags struct {
 	configProfile               string
 	toolLocations               toolLocationFlag
 	envAllow                    envAllowFlag
+	features                    featureFlag
 }
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
@@ -143,6 +144,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
 	fs.StringVar(&f.configProfile, "config-profile", "", "the host's configuration profile whose hooks load as a layer (mind: [profiles.NAME.hooks] in the user config.toml)")
 	fs.Var(&f.toolLocations, "tool-location", "where a tool runs, `TOOL=client|server|server-approval` (repeatable; mind labels hooks with their coverage)")
+	fs.Var(&f.features, "feature", "host feature setting `NAME=VALUE`, as initialize's config.features (repeatable; mirri: hookCommandRewrite, hookEngine)")
 }
 
 func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
@@ -191,7 +193,8 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Profile: prof,
 		Session: hooks.Session{ID: id, Cwd: cwd},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
-			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile},
+			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
+			Features: f.features},
 		BypassTrust: f.bypassTrust,
 		Logger:      logger,
 		// Where tools run, for the profile's coverage labels.

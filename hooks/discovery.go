@@ -36,6 +36,10 @@ type DiscoverOptions struct {
 	// a layer of their own (Mind: [profiles.<name>.hooks] in the user
 	// config.toml). "" = none; profiles without such a layer ignore it.
 	ConfigProfile string
+	// Features are the host's feature settings (initialize config.features,
+	// --feature NAME=VALUE), as text; each profile reads the names it knows
+	// (Mirri: hookCommandRewrite, hookEngine) and codex reads none.
+	Features map[string]string
 }
 
 // DiscoverAll loads every source in order (managed requirements, user hooks.json, user config.toml

@@ -51,6 +51,11 @@ type Discovery struct {
 	// managed requirements cannot be read, or a required managed hook cannot
 	// be loaded as written.
 	Fatal []error
+	// Settings are values a profile's own discovery read for rules applied
+	// at run time (Mirri's experimental rewrite flag and hook engine). The
+	// engine copies them into its State, where AfterCombine reads them. Nil
+	// for codex.
+	Settings map[string]string
 }
 
 // Discover runs the profile's discovery for callers that only need hooks and

@@ -296,6 +296,9 @@ func (e *Engine) LoadChecked() (Summary, error) {
 	e.mu.Lock()
 	e.hooks, e.warnings = r.Hooks, r.Warnings
 	e.mu.Unlock()
+	for k, v := range r.Settings {
+		e.state.SetString(k, v)
+	}
 	return e.summary(r.Hooks, r.Warnings), nil
 }
 

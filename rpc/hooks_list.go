@@ -42,6 +42,5 @@ func hooksReload(ctx context.Context, s *Server, params []byte) (any, error) {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("%v; the hooks loaded before stay in use", err)}
 	}
 	_, warnings := e.List("")
-	go s.reportLoad(e, warnings)
-	return sum, nil
+	return replyThen{after: func() { s.reportLoad(e, warnings) }, v: sum}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -50,9 +51,10 @@ type initializeParams struct {
 		} `json:"managed"`
 		// ConfigProfile and ToolLocations are read by profiles that use
 		// them (mind: a [profiles.<name>.hooks] layer, coverage labels).
-		ConfigProfile string            `json:"configProfile"`
-		ToolLocations map[string]string `json:"toolLocations"`
-		EnvAllowlist  []string          `json:"envAllowlist"`
+		ConfigProfile string                     `json:"configProfile"`
+		ToolLocations map[string]string          `json:"toolLocations"`
+		EnvAllowlist  []string                   `json:"envAllowlist"`
+		Features      map[string]json.RawMessage `json:"features"`
 	} `json:"config"`
 }
 
@@ -101,7 +103,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	sum, err := e.LoadChecked()
 	if err != nil {
 		e.Close()
-		return nil, invalidParams("config.managed.requirements: %v", err)
+		return nil, invalidParams("hooks cannot be loaded, so the session does not start: %v", err)
 	}
 
 	s.mu.Lock()
@@ -111,18 +113,18 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	if p.ProcessID != nil && *p.ProcessID > 0 {
 		go s.watchParent(*p.ProcessID)
 	}
-	// Warnings go out after the reply so a host sees its result first.
 	_, warnings := e.List("")
-	go s.reportLoad(e, warnings)
-
-	return initializeResult{
+	// Warnings go out right after the reply, on the reader goroutine (this
+	// method is inline), so a host sees its result first and no later
+	// notification can overtake them.
+	return replyThen{after: func() { s.reportLoad(e, warnings) }, v: initializeResult{
 		ServerInfo:      serverInfo{Name: "hookd", Version: s.opts.Version},
 		ProtocolVersion: ProtocolVersion,
 		Profile:         opts.Profile.Name,
 		Session:         sessionInfo{ID: opts.Session.ID, SpillDir: spill.Dir(opts.Session.ID)},
 		Capabilities:    capabilities{Events: opts.Profile.EventNames(), HandlerTypes: opts.Profile.Handlers()},
 		Hooks:           sum,
-	}, nil
+	}}, nil
 }
 
 // engineOptions turns initialize params (over the server's command-line
@@ -181,6 +183,10 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err := hooks.CheckEnvNames(p.Config.EnvAllowlist); err != nil {
 		return hooks.Options{}, invalidParams("config.%v", err)
 	}
+	features, err := featureOptions(p.Config.Features)
+	if err != nil {
+		return hooks.Options{}, err
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -193,6 +199,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			PluginDirs:     pluginDirs,
 			Managed:        p.Config.Managed.Requirements,
 			ConfigProfile:  p.Config.ConfigProfile,
+			Features:       features,
 		},
 		BypassTrust: bypass,
 		// Where tools run, for the profile's coverage labels.
@@ -223,4 +230,31 @@ func FormatWarning(w hooks.Warning) string {
 		return fmt.Sprintf("%s: %s", w.Source, w.Message)
 	}
 	return fmt.Sprintf("%s [%s]: %s", w.Source, strings.Join(where, ", "), w.Message)
+}
+
+// featureOptions turns config.features into text values, as --feature gives
+// them: true/false, strings, numbers as written. The profile judges them.
+func featureOptions(raw map[string]json.RawMessage) (map[string]string, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(raw))
+	for name, v := range raw {
+		var x any
+		if err := json.Unmarshal(v, &x); err != nil {
+			return nil, invalidParams("config.features.%s: %v", name, err)
+		}
+		switch x := x.(type) {
+		case nil:
+		case bool:
+			out[name] = strconv.FormatBool(x)
+		case string:
+			out[name] = x
+		case float64:
+			out[name] = strings.TrimSpace(string(v))
+		default:
+			return nil, invalidParams("config.features.%s: must be a boolean, a string or a number", name)
+		}
+	}
+	return out, nil
 }
