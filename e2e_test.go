@@ -591,3 +591,26 @@ func TestServe_SIGTERMKillsHandlersAndExits(t *testing.T) {
 		t.Fatalf("hook grandchild %d outlived hookd's SIGTERM", pid)
 	}
 }
+
+func TestServe_HooksReadTheHostsInputBytesUnchanged(t *testing.T) {
+	// The JSON-RPC library re-encodes params (sorted keys, \u0026 for &); a
+	// hook that greps its stdin for "&&" must see what the host sent.
+	dir := t.TempDir()
+	out := filepath.Join(dir, "stdin.json")
+	home := testHome(t, fmt.Sprintf(`{"PreToolUse": [{"hooks": [{"type": "command", "command": "cat > %s"}]}]}`, out))
+	r := startRaw(t)
+	io.WriteString(r.stdin, initBody(1, home)+"\n")
+	r.nextResponse(t, r.readLine)
+	toolInput := `{"zeta":1,"command":"make && rm -rf <dir>","alpha":{"y":2,"x":1}}`
+	io.WriteString(r.stdin, `{"jsonrpc":"2.0","id":2,"method":"hooks/run","params":{"event":"PreToolUse","input":{"tool_name":"Bash","tool_input":`+toolInput+`}}}`+"\n")
+	if got := r.nextResponse(t, r.readLine); gjson.Get(got, "error").Exists() {
+		t.Fatalf("hooks/run: %s", got)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"tool_input":`+toolInput) {
+		t.Errorf("hook stdin:\n%s\nwant it to contain the host's bytes %s", b, toolInput)
+	}
+}

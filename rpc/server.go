@@ -176,9 +176,14 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.inflight.Done()
 		return
 	}
-	params := []byte("{}")
-	if req.Params != nil && string(*req.Params) != "null" {
+	// The stream keeps the host's own bytes; the library's req.Params is a
+	// re-encoding (sorted keys, \u0026 for &) that hooks must not see.
+	params := s.stream.Params()
+	if params == nil && req.Params != nil {
 		params = *req.Params
+	}
+	if params == nil || string(params) == "null" {
+		params = []byte("{}")
 	}
 	if m.inline {
 		s.call(s.base, conn, req, m, params)

@@ -128,6 +128,11 @@ type Stream struct {
 	atEOF   bool
 	eofOnce sync.Once
 
+	// params is the raw "params" of the message last handed to the
+	// library, which re-encodes params through a map (sorting keys and
+	// escaping <, > and &). See Params.
+	params atomic.Pointer[[]byte]
+
 	writeMu sync.Mutex
 	werr    error
 
@@ -308,6 +313,19 @@ func (s *Stream) ReadObject(v any) error {
 	}
 }
 
+// Params returns the params of the message most recently handed to the
+// library, byte for byte as the host sent them (nil when it had none). The
+// library calls the handler on its reader goroutine right after ReadObject
+// returns, before it reads again, so a handler that calls Params first thing
+// gets its own message's params: hooks then see the host's bytes, not the
+// library's re-encoding with sorted keys and \u0026 for &.
+func (s *Stream) Params() []byte {
+	if p := s.params.Load(); p != nil && len(*p) > 0 {
+		return *p
+	}
+	return nil
+}
+
 // eof runs BeforeEOF once and makes every later read report io.EOF.
 func (s *Stream) eof() error {
 	s.atEOF = true
@@ -337,6 +355,8 @@ func (s *Stream) deliver(body []byte, v any) (bool, error) {
 	}
 	err := decodeInto(vd.msg, v)
 	if err == nil {
+		raw := []byte(gjson.GetBytes(vd.msg, "params").Raw)
+		s.params.Store(&raw)
 		return true, nil
 	}
 	var invalid *json.InvalidUnmarshalError
