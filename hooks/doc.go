@@ -16,9 +16,14 @@
 //	output.go     exit code and stdout classification shared by all events
 //	event_*.go    what each event's output may hold and how results combine
 //	spill.go      oversized text → spill files and previews (package spill)
+//	plugin_sources.go  plugin hooks (package plugins) and their variables
 //
 // Everything that differs between agent hosts lives in a Profile value
-// (profile.go, codex.go); the engine itself never asks which host it serves.
+// (profile.go; optional per-host hooks such as Discover, Dedupe, PrepareInput
+// and AfterCombine default to the codex behaviour). Each host is one value in
+// its own files: codex.go (with event_*.go), profile_mind*.go,
+// profile_mirri*.go, profile_soong*.go and profile_claude*.go. The engine
+// itself never asks which host it serves.
 // The engine never imports the transport: calls it needs from the host are the
 // Host interface, which package rpc implements.
 package hooks

@@ -28,6 +28,8 @@ var Mirri = &Profile{
 	Dedupe:       mirriDedupe,
 	PrepareInput: mirriPrepareInput,
 	AfterCombine: mirriAfterCombine,
+	// [[hooks]] rules have a command and nothing else.
+	HandlerTypes: []string{TypeCommand},
 }
 
 func init() { Register(Mirri) }
