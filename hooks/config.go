@@ -342,17 +342,26 @@ func (w *hooksWalker) walkGroup(ev *EventRules, gi int, g gjson.Result, path str
 			return
 		}
 	}
+	w.handlers(fs, s, "matcher group", func(hi int, h gjson.Result, path string) *Hook {
+		return w.walkHandler(ev, gi, hi, h, path, gm)
+	})
+}
+
+// handlers walks a group's "hooks" array and adds the hook read makes of each
+// handler (nil: skipped, but it still used up its index). noun names the group
+// in the warning for a "hooks" that is not an array.
+func (w *hooksWalker) handlers(fs cfgFieldSet, s cfgSite, noun string, read func(hi int, h gjson.Result, path string) *Hook) {
 	hf, ok := fs.get("hooks")
 	if !ok || hf.val.Type == gjson.Null {
 		return
 	}
 	if !hf.val.IsArray() {
-		w.warn(s, hf.val.Index, hf.path, "skipping matcher group in %s: field %q must be an array", w.name, "hooks")
+		w.warn(s, hf.val.Index, hf.path, "skipping %s in %s: field %q must be an array", noun, w.name, "hooks")
 		return
 	}
 	hi := 0
 	hf.val.ForEach(func(_, h gjson.Result) bool {
-		if hook := w.walkHandler(ev, gi, hi, h, fmt.Sprintf("%s[%d]", hf.path, hi), gm); hook != nil {
+		if hook := read(hi, h, fmt.Sprintf("%s[%d]", hf.path, hi)); hook != nil {
 			w.hooks = append(w.hooks, hook)
 		}
 		hi++

@@ -64,31 +64,43 @@ const (
 	msgCancelled       = "hook cancelled"
 )
 
-// readOutput turns a finished handler's raw result into its Outcome by the
-// classification of reference/codex-hooks.md 2.6. Hook and Finished are the
-// engine's to fill.
-func (r *outputRules) readOutput(raw RawResult, async bool) Outcome {
-	o := Outcome{Raw: raw, Status: StatusSucceeded}
+// processFailure reports a handler whose process did not finish on its own
+// (timed out, cancelled, failed to start or wait, killed by a signal), with
+// noCode as the text for a process without an exit status. Every profile's
+// reader starts with it: such a handler has no output to read. ok is false
+// when the process exited and its output is the profile's to read; the
+// Outcome is then a success carrying raw.
+func processFailure(raw RawResult, noCode string) (o Outcome, ok bool) {
+	o = Outcome{Raw: raw, Status: StatusSucceeded}
 	switch {
 	case raw.TimedOut:
 		// The timeout wins over the error the runner saw when it killed the
 		// process: the user needs to know the limit was hit.
 		o.Status = StatusTimedOut
 		o.Error = fmt.Sprintf("hook timed out after %ds", int64(raw.Timeout.Round(time.Second)/time.Second))
-		return o
 	case raw.Cancelled:
 		o.Status = StatusCancelled
 		o.Error = msgCancelled
-		return o
 	case raw.Err != nil:
 		o.fail(raw.Err.Error())
-		return o
 	case raw.ExitCode == nil:
-		if r.lifecycle {
-			o.fail(msgLifecycleNoCode)
-		} else {
-			o.fail(msgNoStatus)
-		}
+		o.fail(noCode)
+	default:
+		return o, false
+	}
+	return o, true
+}
+
+// readOutput turns a finished handler's raw result into its Outcome by the
+// classification of reference/codex-hooks.md 2.6. Hook and Finished are the
+// engine's to fill.
+func (r *outputRules) readOutput(raw RawResult, async bool) Outcome {
+	noCode := msgNoStatus
+	if r.lifecycle {
+		noCode = msgLifecycleNoCode
+	}
+	o, ended := processFailure(raw, noCode)
+	if ended {
 		return o
 	}
 

@@ -31,28 +31,34 @@ func (d *discoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 		d.warns = append(d.warns, Warning{Source: w.Source, Message: w.Message})
 	}
 	for _, pl := range found {
-		env := pl.Env()
-		for _, s := range pl.Sources {
-			src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
-			var hooks []*Hook
-			var warns []Warning
-			if s.Inline != nil {
-				hooks, warns = ParseHooksValue(p, s.Inline, src, s.Key)
-			} else {
-				hooks, warns = ParseHooksJSON(p, s.File, src, s.Key)
-			}
-			for _, h := range hooks {
-				h.Env = env
-			}
-			for i := range warns {
-				// Codex's words for a plugin's file, so a search for its
-				// message finds this one too.
-				if rest, ok := strings.CutPrefix(warns[i].Message, "failed to parse hooks config "); ok {
-					warns[i].Message = "failed to parse plugin hooks config " + rest
-				}
-			}
-			d.add(hooks, warns)
+		d.addPlugin(p, pl)
+	}
+}
+
+// addPlugin parses every hooks source of one plugin and adds its hooks, each
+// carrying the plugin's variables in Env.
+func (d *discoveryRun) addPlugin(p *Profile, pl *plugins.Plugin) {
+	env := pl.Env()
+	for _, s := range pl.Sources {
+		src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
+		var hooks []*Hook
+		var warns []Warning
+		if s.Inline != nil {
+			hooks, warns = ParseHooksValue(p, s.Inline, src, s.Key)
+		} else {
+			hooks, warns = ParseHooksJSON(p, s.File, src, s.Key)
 		}
+		for _, h := range hooks {
+			h.Env = env
+		}
+		for i := range warns {
+			// Codex's words for a plugin's file, so a search for its
+			// message finds this one too.
+			if rest, ok := strings.CutPrefix(warns[i].Message, "failed to parse hooks config "); ok {
+				warns[i].Message = "failed to parse plugin hooks config " + rest
+			}
+		}
+		d.add(hooks, warns)
 	}
 }
 

@@ -157,7 +157,7 @@ func claudeDiscover(p *Profile, opts DiscoverOptions) *Discovery {
 // never dropped in silence.
 func (d *discoveryRun) claudeSettingsFile(p *Profile, path, layer string) (claudeSettings, bool) {
 	s := claudeSettings{path: path, layer: layer}
-	data, err := readSettings(path)
+	data, err := readConfigFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, false
@@ -222,25 +222,6 @@ func (d *discoveryRun) claudeSettingsFile(p *Profile, path, layer string) (claud
 	return s, true
 }
 
-// maxSettingsSize bounds a settings file hookd reads whole.
-const maxSettingsSize = 16 << 20
-
-// readSettings reads a settings file that is a regular file of bounded size:
-// a FIFO or a device named settings.json must not hang discovery, nor a huge
-// file fill memory.
-func readSettings(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return nil, err
-	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("not a regular file")
-	case fi.Size() > maxSettingsSize:
-		return nil, fmt.Errorf("larger than %d MiB", maxSettingsSize>>20)
-	}
-	return os.ReadFile(path)
-}
-
 // claudeEnabledPlugins merges enabledPlugins over the settings files: a
 // later (more specific) file wins, except that managed settings decide over
 // all. forced lists the plugins managed settings enable, which
@@ -292,21 +273,7 @@ func (d *discoveryRun) claudePlugins(p *Profile, opts DiscoverOptions, enabled m
 			d.warns = append(d.warns, Warning{Source: pl.Root, Message: fmt.Sprintf("loading no hooks for plugin %s: %s", pl.ID(), msg)})
 			continue
 		}
-		env := pl.Env()
-		for _, s := range pl.Sources {
-			src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
-			var hooks []*Hook
-			var warns []Warning
-			if s.Inline != nil {
-				hooks, warns = ParseHooksValue(p, s.Inline, src, s.Key)
-			} else {
-				hooks, warns = ParseHooksJSON(p, s.File, src, s.Key)
-			}
-			for _, h := range hooks {
-				h.Env = env
-			}
-			d.add(hooks, warns)
-		}
+		d.addPlugin(p, pl)
 	}
 }
 

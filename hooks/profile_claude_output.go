@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
@@ -247,24 +246,11 @@ func (r *claudeReply) reasonText() string {
 
 // parse is the Parse rule of every claude event.
 func (ce *claudeEvent) parse(raw RawResult, async bool) Outcome {
-	o := Outcome{Raw: raw, Status: StatusSucceeded}
-	switch {
-	case raw.TimedOut:
-		o.Status = StatusTimedOut
-		o.Error = fmt.Sprintf("hook timed out after %ds", int64(raw.Timeout.Round(time.Second)/time.Second))
-		return o
-	case raw.Cancelled:
-		o.Status = StatusCancelled
-		o.Error = msgCancelled
-		if ce.name == "SessionEnd" {
+	o, ended := processFailure(raw, msgNoStatus)
+	if ended {
+		if o.Status == StatusCancelled && ce.name == "SessionEnd" {
 			o.Error += " (SessionEnd hooks share a time budget, and it was spent)"
 		}
-		return o
-	case raw.Err != nil:
-		o.fail(raw.Err.Error())
-		return o
-	case raw.ExitCode == nil:
-		o.fail(msgNoStatus)
 		return o
 	}
 	code := *raw.ExitCode

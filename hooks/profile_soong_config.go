@@ -277,21 +277,8 @@ func (w *hooksWalker) walkSoongRule(ev *EventRules, ri int, r gjson.Result, path
 	if !ok {
 		return
 	}
-	hf, ok := fs.get("hooks")
-	if !ok || hf.val.Type == gjson.Null {
-		return
-	}
-	if !hf.val.IsArray() {
-		w.warn(s, hf.val.Index, hf.path, "skipping rule in %s: field %q must be an array", w.name, "hooks")
-		return
-	}
-	hi := 0
-	hf.val.ForEach(func(_, h gjson.Result) bool {
-		if hook := w.soongHandler(ev, ri, hi, h, fmt.Sprintf("%s[%d]", hf.path, hi), m); hook != nil {
-			w.hooks = append(w.hooks, hook)
-		}
-		hi++
-		return true
+	w.handlers(fs, s, "rule", func(hi int, h gjson.Result, path string) *Hook {
+		return w.soongHandler(ev, ri, hi, h, path, m)
 	})
 }
 

@@ -3,7 +3,6 @@ package hooks
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -72,21 +71,8 @@ func parseSoongObserve(raw RawResult, _ bool) Outcome { return readSoong(raw, fa
 // denies. stderr never changes anything: it is passed on as the hook's log.
 // A hook that timed out, was cancelled or killed has no answer to read.
 func readSoong(raw RawResult, canDeny bool) Outcome {
-	o := Outcome{Raw: raw, Status: StatusSucceeded}
-	switch {
-	case raw.TimedOut:
-		o.Status = StatusTimedOut
-		o.Error = fmt.Sprintf("hook timed out after %ds", int64(raw.Timeout.Round(time.Second)/time.Second))
-		return o
-	case raw.Cancelled:
-		o.Status = StatusCancelled
-		o.Error = msgCancelled
-		return o
-	case raw.Err != nil:
-		o.fail(raw.Err.Error())
-		return o
-	case raw.ExitCode == nil:
-		o.fail(msgNoStatus)
+	o, ended := processFailure(raw, msgNoStatus)
+	if ended {
 		return o
 	}
 	out, problem := readSoongStdout(raw.Stdout)
