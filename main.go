@@ -131,15 +131,15 @@ type engineFlags struct {
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "codex", "host rule set: "+strings.Join(sortedProfiles(), ", "))
-	fs.StringVar(&f.home, "home", "", "the profile's user folder (default $CODEX_HOME or ~/.codex for codex)")
+	fs.StringVar(&f.home, "home", "", "the profile's user folder (codex: $CODEX_HOME or ~/.codex; mind: $MIND_HOME or ~/.mind; mirri, soong, claude: see the README)")
 	fs.StringVar(&f.cwd, "cwd", "", "session working directory (default: the current directory)")
 	fs.StringVar(&f.project, "project", "", "project root (default: the git root above --cwd, else --cwd)")
-	fs.BoolVar(&f.trustProject, "trust-project", false, "load the project's hooks (<project>/.codex/); off unless the project is trusted")
+	fs.BoolVar(&f.trustProject, "trust-project", false, "the project is trusted: load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json)")
 	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
-	fs.StringVar(&f.managed, "managed", "", "managed requirements.toml (managed hooks, allow_managed_hooks_only, [features])")
+	fs.StringVar(&f.managed, "managed", "", "managed policy file (codex: requirements.toml with managed hooks, allow_managed_hooks_only, [features]; claude: managed-settings.json)")
 	fs.Var(&f.envAllow, "env-allow", "give hooks only these `NAMES` of hookd's environment (comma-separated, repeatable; any profile, over its own rule)")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
 	fs.StringVar(&f.configProfile, "config-profile", "", "the host's configuration profile whose hooks load as a layer (mind: [profiles.NAME.hooks] in the user config.toml)")
