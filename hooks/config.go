@@ -393,22 +393,33 @@ var (
 		"timeout": true, "statusMessage": true, "async": true}
 )
 
+// handlerFields opens a handler: an object with a string "type". It returns
+// the handler's fields and its type field; ok is false, with a warning, when
+// the handler is not one.
+func (w *hooksWalker) handlerFields(h gjson.Result, path string, s cfgSite) (fs cfgFieldSet, tf cfgField, ok bool) {
+	if !h.IsObject() {
+		w.warn(s, h.Index, path, "skipping hook handler in %s: expected an object", w.name)
+		return fs, tf, false
+	}
+	fs = w.fields(h, path, s)
+	tf, ok = fs.get("type")
+	switch {
+	case !ok || tf.val.Type == gjson.Null:
+		w.warn(s, h.Index, path, "skipping hook handler in %s: missing field %q", w.name, "type")
+		return fs, tf, false
+	case tf.val.Type != gjson.String:
+		w.warn(s, tf.val.Index, tf.path, "skipping hook handler in %s: field %q must be a string", w.name, "type")
+		return fs, tf, false
+	}
+	return fs, tf, true
+}
+
 // walkHandler reads one handler and returns its hook, or nil when the handler
 // is skipped. A skipped handler still used up its index (the caller counts).
 func (w *hooksWalker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path string, gm cfgGroupMatcher) *Hook {
 	s := cfgSite{event: ev.Name, group: gi, handler: hi}
-	if !h.IsObject() {
-		w.warn(s, h.Index, path, "skipping hook handler in %s: expected an object", w.name)
-		return nil
-	}
-	fs := w.fields(h, path, s)
-	tf, ok := fs.get("type")
-	switch {
-	case !ok || tf.val.Type == gjson.Null:
-		w.warn(s, h.Index, path, "skipping hook handler in %s: missing field %q", w.name, "type")
-		return nil
-	case tf.val.Type != gjson.String:
-		w.warn(s, tf.val.Index, tf.path, "skipping hook handler in %s: field %q must be a string", w.name, "type")
+	fs, tf, ok := w.handlerFields(h, path, s)
+	if !ok {
 		return nil
 	}
 	var allowed map[string]bool

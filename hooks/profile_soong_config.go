@@ -340,20 +340,11 @@ func (w *hooksWalker) soongMatcher(ev *EventRules, s cfgSite, rule cfgFieldSet, 
 // soongHandler reads one handler; nil when it is skipped (warned).
 func (w *hooksWalker) soongHandler(ev *EventRules, ri, hi int, h gjson.Result, path string, m *soongMatcher) *Hook {
 	s := cfgSite{event: ev.Name, group: ri, handler: hi}
-	if !h.IsObject() {
-		w.warn(s, h.Index, path, "skipping hook handler in %s: expected an object", w.name)
+	fs, tf, ok := w.handlerFields(h, path, s)
+	if !ok {
 		return nil
 	}
-	fs := w.fields(h, path, s)
-	tf, ok := fs.get("type")
-	switch {
-	case !ok || tf.val.Type == gjson.Null:
-		w.warn(s, h.Index, path, "skipping hook handler in %s: missing field %q", w.name, "type")
-		return nil
-	case tf.val.Type != gjson.String:
-		w.warn(s, tf.val.Index, tf.path, "skipping hook handler in %s: field %q must be a string", w.name, "type")
-		return nil
-	case tf.val.Str != TypeCommand:
+	if tf.val.Str != TypeCommand {
 		w.warn(s, tf.val.Index, tf.path, "skipping %q hook in %s: the soong profile runs command hooks only", tf.val.Str, w.name)
 		return nil
 	}
