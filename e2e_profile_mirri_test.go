@@ -30,23 +30,7 @@ func startMirri(t *testing.T, home string, config map[string]any) (*client.Clien
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
 	t.Setenv("MIRRICODE_EXPERIMENTAL_HOOK_COMMAND_REWRITE", "")
-	ctx := context.Background()
-	c, err := client.Start(ctx, hookdPath(t), testWriter{t}, "serve", "--log-level", "warn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Kill)
-	cfg := map[string]any{"home": home}
-	for k, v := range config {
-		cfg[k] = v
-	}
-	res, err := c.Initialize(ctx, map[string]any{
-		"processId": os.Getpid(),
-		"profile":   "mirri",
-		"session":   map[string]any{"id": "sess_mirri", "cwd": t.TempDir()},
-		"config":    cfg,
-	})
-	return c, res, err
+	return startProfile(t, "mirri", "sess_mirri", home, config)
 }
 
 func TestServeMirri_InitializeRefusesAConfigThatDoesNotLoad(t *testing.T) {

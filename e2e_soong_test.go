@@ -20,23 +20,7 @@ import (
 func startSoong(t *testing.T, config map[string]any) (*client.Client, json.RawMessage, error) {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
-	ctx := context.Background()
-	c, err := client.Start(ctx, hookdPath(t), testWriter{t}, "serve", "--log-level", "warn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Kill)
-	cfg := map[string]any{"home": mustAbs(t, filepath.Join("fixtures", "profiles", "soong", "home"))}
-	for k, v := range config {
-		cfg[k] = v
-	}
-	res, err := c.Initialize(ctx, map[string]any{
-		"processId": os.Getpid(),
-		"profile":   "soong",
-		"session":   map[string]any{"id": "soong_e2e", "cwd": t.TempDir()},
-		"config":    cfg,
-	})
-	return c, res, err
+	return startProfile(t, "soong", "soong_e2e", mustAbs(t, filepath.Join("fixtures", "profiles", "soong", "home")), config)
 }
 
 func TestServe_SoongSessionOverRealPipes(t *testing.T) {

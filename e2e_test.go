@@ -70,6 +70,30 @@ func startServe(t *testing.T, home string, extra map[string]any) *client.Client 
 	return c
 }
 
+// startProfile spawns "hookd serve" and initializes a session of the named
+// profile with its user folder at home and config's other fields; it returns
+// initialize's result and error, for tests of refused sessions too.
+func startProfile(t *testing.T, profile, sessionID, home string, config map[string]any) (*client.Client, json.RawMessage, error) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := client.Start(ctx, hookdPath(t), testWriter{t}, "serve", "--log-level", "warn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Kill)
+	cfg := map[string]any{"home": home}
+	for k, v := range config {
+		cfg[k] = v
+	}
+	res, err := c.Initialize(ctx, map[string]any{
+		"processId": os.Getpid(),
+		"profile":   profile,
+		"session":   map[string]any{"id": sessionID, "cwd": t.TempDir()},
+		"config":    cfg,
+	})
+	return c, res, err
+}
+
 // testWriter sends hookd's stderr to the test log.
 type testWriter struct{ t *testing.T }
 
