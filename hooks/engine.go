@@ -91,7 +91,7 @@ func (e *ParamError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Ms
 // New builds an engine. Call Load to discover hooks.
 func New(opts Options) *Engine {
 	if opts.Profile == nil {
-		opts.Profile = Codex
+		opts.Profile = defaultProfile()
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)

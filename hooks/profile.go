@@ -188,3 +188,19 @@ func ProfileNames() []string {
 	}
 	return names
 }
+
+// DefaultProfile names the profile New uses when Options.Profile is nil:
+// Codex's, whose hooks crate the engine follows. The engine does not link
+// it; package codex registers it.
+const DefaultProfile = "codex"
+
+// defaultProfile returns the registered DefaultProfile. Building an engine
+// without a profile in a program that links no codex profile is a
+// programming error.
+func defaultProfile() *Profile {
+	p, ok := LookupProfile(DefaultProfile)
+	if !ok {
+		panic("hooks.New: Options.Profile is nil and no " + DefaultProfile + " profile is registered (import github.com/hookd/hookd/hooks/codex)")
+	}
+	return p
+}
