@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/plugins"
 	"github.com/hookd/hookd/spill"
 )
@@ -22,8 +22,7 @@ import (
 // Profile is Claude Code's profile (SEMANTICS.md section 3, claude;
 // reference/claude-hooks.md): settings.json layers and plugins, no review,
 // Claude Code's matcher dialect and its lenient output reading. The events
-// and their output rules are profile_claude_events.go and
-// profile_claude_output.go.
+// and their output rules are events.go and output.go.
 var Profile = &hooks.Profile{
 	Name:           "claude",
 	HomeEnv:        "CLAUDE_CONFIG_DIR",

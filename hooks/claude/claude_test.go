@@ -3,7 +3,6 @@ package claude
 import (
 	"context"
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // claudeFiles writes files (paths relative to a new root; "home/" is the

@@ -1,8 +1,9 @@
 package claude
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"time"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Claude Code's 31 events (reference/claude-hooks.md A.2, v2.1.240), one row
@@ -10,7 +11,7 @@ import (
 // decision:"block" do, whether plain stdout and additionalContext become
 // context, which hookSpecificOutput fields are handed to the host in
 // Result.Output, and the default timeout. The rows are read by the one
-// output reader in profile_claude_output.go; what differs between events is
+// output reader in output.go; what differs between events is
 // data here.
 
 // claudeBlock is what a block (exit code 2, or decision:"block") does on an

@@ -2,13 +2,14 @@ package claude
 
 import (
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"net/url"
 	"path"
 	"regexp"
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Handler keys of Claude Code that change how a hook runs

@@ -1,12 +1,13 @@
 package claude
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 func TestClaudeIf_Rules(t *testing.T) {

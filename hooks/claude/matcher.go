@@ -3,10 +3,11 @@ package claude
 import (
 	"errors"
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Claude Code's matcher dialect (reference/claude-hooks.md A.3, takeaway 2):

@@ -2,12 +2,13 @@ package claude
 
 import (
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"slices"
 	"strings"
 
 	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Reading a Claude Code hook's result (reference/claude-hooks.md A.6,

@@ -1,12 +1,13 @@
 package claude
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"strings"
 	"testing"
 	"time"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 func claudeRow(t *testing.T, name string) *claudeEvent {

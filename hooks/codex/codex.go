@@ -1,9 +1,9 @@
 package codex
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"time"
 
+	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/plugins"
 )
 

@@ -1,8 +1,9 @@
 package codex
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"testing"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 func TestCompact_ParseRules(t *testing.T) {

@@ -3,12 +3,13 @@ package codex
 import (
 	"bytes"
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"reflect"
 	"strings"
 
 	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Reading a finished handler happens in two layers, as in Codex's

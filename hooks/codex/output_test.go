@@ -3,10 +3,11 @@ package codex
 import (
 	"errors"
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // exitRaw is a finished handler's raw result with an exit code.

@@ -2,6 +2,7 @@ package codex
 
 import (
 	json "github.com/goccy/go-json"
+
 	"github.com/hookd/hookd/hooks"
 )
 

@@ -1,10 +1,11 @@
 package codex
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"strings"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // PostToolUse runs after a tool succeeded. Nothing can undo the call, so a

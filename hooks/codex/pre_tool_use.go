@@ -1,10 +1,11 @@
 package codex
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"strings"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // PreToolUse runs before a tool call. A handler may block the call (deny with

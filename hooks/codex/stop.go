@@ -1,8 +1,9 @@
 package codex
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"strings"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Stop runs when the agent is about to end its turn; SubagentStop when a

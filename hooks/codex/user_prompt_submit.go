@@ -1,8 +1,9 @@
 package codex
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"strings"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // UserPromptSubmit runs before a prompt is processed. A handler may block the

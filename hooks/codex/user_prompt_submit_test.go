@@ -1,9 +1,10 @@
 package codex
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"reflect"
 	"testing"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 func TestUserPromptSubmit_ParseRules(t *testing.T) {

@@ -2,12 +2,13 @@ package mind
 
 import (
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"os"
 	"path/filepath"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Mind's hook sources (spec 000), in configuration order:

@@ -2,8 +2,6 @@ package mind
 
 import (
 	"fmt"
-	"github.com/hookd/hookd/hooks"
-	"github.com/hookd/hookd/hooks/codex"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +9,9 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/codex"
 )
 
 // Mind's events are Codex's (spec 000 gives Codex's precise rules: the same

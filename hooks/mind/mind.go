@@ -4,10 +4,11 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Profile is the profile of the Mind agent (spec 000, SEMANTICS.md section 3):

@@ -2,7 +2,6 @@ package mind
 
 import (
 	"context"
-	"github.com/hookd/hookd/hooks"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 func TestMindMatcher_LiteralsAreExactAndRegexNeedsAControlCharacter(t *testing.T) {

@@ -3,7 +3,6 @@ package mirri
 import (
 	"errors"
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Mirri's hooks live in one file, <home>/config.toml, as [[hooks]] rules of

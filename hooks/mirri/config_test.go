@@ -2,11 +2,12 @@ package mirri
 
 import (
 	"errors"
-	"github.com/hookd/hookd/hooks"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // mirriHome writes a Mirri user folder whose config.toml is doc.

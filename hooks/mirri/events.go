@@ -2,12 +2,13 @@ package mirri
 
 import (
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"strings"
 	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Mirri Code CLI's events (spec 001: the event table and the payload details),
@@ -23,7 +24,7 @@ import (
 //     read and the outcome is always "none".
 //
 // PreToolUse also rewrites: the v2 hook engine moved updatedInput there. Whether
-// a rewrite counts is decided per session (profile_mirri.go), since it depends
+// a rewrite counts is decided per session (mirri.go), since it depends
 // on the experimental flag and on the host's engine.
 
 // mirriRow is one event of the spec's table.

@@ -2,10 +2,11 @@ package mirri
 
 import (
 	"errors"
-	"github.com/hookd/hookd/hooks"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 func exited(code int, stdout, stderr string) hooks.RawResult {

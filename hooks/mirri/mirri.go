@@ -1,13 +1,14 @@
 package mirri
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"regexp"
 	"time"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Profile is the Mirri Code CLI profile (spec 001, SEMANTICS.md section 3):

@@ -2,13 +2,14 @@ package mirri
 
 import (
 	"context"
-	"github.com/hookd/hookd/hooks"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 func TestMirriDedupe_IdenticalCommandsRunOnce(t *testing.T) {

@@ -3,7 +3,6 @@ package soong
 import (
 	"errors"
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Soong discovery (spec 002, "Hooks" and "Hook Config"). Hooks come from one

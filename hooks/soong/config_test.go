@@ -1,11 +1,12 @@
 package soong
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 const soongOn = "[hooks]\nenabled = true\n"

@@ -2,10 +2,11 @@ package soong
 
 import (
 	"fmt"
-	"github.com/hookd/hookd/hooks"
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // Soong's events and how their handlers' output is read (spec 002, "Hook

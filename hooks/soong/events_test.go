@@ -2,10 +2,11 @@ package soong
 
 import (
 	"errors"
-	"github.com/hookd/hookd/hooks"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 func exitCode(n int) *int { return &n }

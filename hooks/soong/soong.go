@@ -1,7 +1,6 @@
 package soong
 
 import (
-	"github.com/hookd/hookd/hooks"
 	"strings"
 	"time"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 
+	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/spill"
 )
 
@@ -21,8 +21,8 @@ import (
 // PreToolUse and Stop may deny and every other event observes. Large
 // PostToolUse tool results reach hooks as a summary and an artifact_ref file.
 //
-// The discovery is in profile_soong_config.go, the matcher in
-// profile_soong_match.go, the events in profile_soong_events.go.
+// The discovery is in config.go, the matcher in match.go, the events in
+// events.go.
 var Profile = &hooks.Profile{
 	Name:    "soong",
 	HomeEnv: "SOONG_AGENT_HOME",
