@@ -10,8 +10,9 @@
 //	          hash.go ([hooks.state]: review and enablement), plugin_sources.go
 //	select    matcher.go (matcher groups against an event's match target),
 //	          engine.go (enabled, trusted, deduplicated)
-//	run       engine.go; command handlers in package proc, mcp_tool handlers
-//	          in mcp.go through the Host; async.go (8 at once, session end)
+//	run       handler.go: one HandlerKind per handler type (command over
+//	          package proc, mcp_tool through the Host in mcp.go, a profile's
+//	          own); async.go (8 at once, session end)
 //	read      EventRules.Parse, the host's; output.go holds what every
 //	          host's reader shares (process failures, Outcome setters)
 //	combine   EventRules.Combine, the host's; Profile.AfterCombine

@@ -90,6 +90,12 @@ type Profile struct {
 	// project folder, checked to be a directory) instead of the session
 	// cwd (Soong: "hook command 默认 cwd 为 <project>").
 	ProjectCwd bool
+	// HandlerKinds adds handler kinds to the engine's command and mcp_tool
+	// (Claude Code's http, prompt and agent), or replaces one, by
+	// Handler.Type. Each is built once per engine. The hooks walker reads
+	// only command and mcp_tool handlers; a profile with another kind builds
+	// its hooks in ReadHandler or Discover.
+	HandlerKinds map[string]func(e *Engine) HandlerKind
 	// HandlerTypes lists the handler types the profile runs, as initialize
 	// reports them. Nil: command and mcp_tool.
 	HandlerTypes []string
