@@ -153,6 +153,9 @@ type Walker struct {
 	nonEmpty bool
 }
 
+// NewWalker starts reading one hooks document of profile p: src is where
+// its hooks come from, keySource what their keys start with, doc the JSON
+// text for line and column positions (nil for TOML and inline values).
 func NewWalker(p *Profile, src Source, keySource string, doc []byte) *Walker {
 	name := src.Path
 	if name == "" {
@@ -169,6 +172,8 @@ type Site struct {
 	Handler int
 }
 
+// Warn records a warning at site s, placed by offset off in the JSON text
+// or, without one, by path.
 func (w *Walker) Warn(s Site, off int, path, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if w.doc != nil && off >= 0 {
@@ -231,11 +236,13 @@ type Field struct {
 	Path     string
 }
 
+// FieldSet is a JSON object's members, in document order and by name.
 type FieldSet struct {
 	List  []Field
 	byKey map[string]Field
 }
 
+// Get returns the member with that name.
 func (fs FieldSet) Get(name string) (Field, bool) {
 	f, ok := fs.byKey[name]
 	return f, ok
@@ -258,6 +265,8 @@ func (w *Walker) Fields(obj gjson.Result, path string, s Site) FieldSet {
 	return fs
 }
 
+// UnknownField warns about a member the reader does not know, unless the
+// profile lists it in QuietFields.
 func (w *Walker) UnknownField(s Site, f Field) {
 	if w.Profile.QuietFields[f.Key.Str] {
 		return

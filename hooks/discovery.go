@@ -120,6 +120,9 @@ func FindProjectRoot(cwd string) string {
 	}
 }
 
+// DiscoveryRun collects one discovery: the hooks found, the warnings and
+// the problems that must stop a session. A profile's own Discover builds on
+// its steps (Layer, Add, AddPlugin) and ends with Finish.
 type DiscoveryRun struct {
 	Hooks []*Hook
 	Warns []Warning
@@ -130,6 +133,7 @@ type DiscoveryRun struct {
 	SessionState []byte
 }
 
+// Add appends hooks and warnings found by one step.
 func (d *DiscoveryRun) Add(hooks []*Hook, warns []Warning) {
 	d.Hooks = append(d.Hooks, hooks...)
 	d.Warns = append(d.Warns, warns...)
@@ -172,6 +176,8 @@ func (d *DiscoveryRun) Read(path string) ([]byte, bool) {
 	}
 }
 
+// AbsClean returns path absolute and clean; cleaned only when it cannot be
+// made absolute.
 func AbsClean(path string) string {
 	if abs, err := filepath.Abs(path); err == nil {
 		return abs

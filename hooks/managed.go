@@ -65,6 +65,7 @@ func Discover(p *Profile, opts DiscoverOptions) ([]*Hook, []Warning) {
 	return r.Hooks, r.Warnings
 }
 
+// Fail records a problem that must stop the session from starting.
 func (d *DiscoveryRun) Fail(format string, args ...any) {
 	d.Fatal = append(d.Fatal, fmt.Errorf(format, args...))
 }

@@ -63,6 +63,8 @@ func CodexMatcher(pattern string) (Matcher, error) {
 	return RegexMatcher{re}, nil
 }
 
+// IsExactSet reports whether a matcher is a plain name list ("Bash|Write"),
+// matched by equality rather than as a regex.
 func IsExactSet(p string) bool {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
