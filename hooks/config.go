@@ -431,6 +431,9 @@ func (w *Walker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path st
 	if !ok {
 		return nil
 	}
+	if w.ownsType(tf.Val.Str) {
+		return w.profileHandler(ev, gi, hi, h, path, tf.Val.Str, gm)
+	}
 	var allowed map[string]bool
 	switch tf.Val.Str {
 	case TypeCommand:

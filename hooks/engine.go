@@ -426,7 +426,7 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 
 // runCommand is the command kind: the handler's process, run by package proc.
 func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResult {
-	timeout := time.Duration(h.Handler.Timeout) * time.Second
+	timeout := h.Handler.Limit()
 	script := h.Handler.Command
 	if runtime.GOOS == "windows" && h.Handler.CommandWindows != "" {
 		script = h.Handler.CommandWindows

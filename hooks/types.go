@@ -43,8 +43,12 @@ type Handler struct {
 	Command        string `json:"command,omitempty"`
 	CommandWindows string `json:"commandWindows,omitempty"`
 	// Timeout is the effective timeout in seconds.
-	Timeout int  `json:"timeout"`
-	Async   bool `json:"async"`
+	Timeout int `json:"timeout"`
+	// TimeoutMs, when set, is the exact timeout of a host that counts in
+	// milliseconds (Gemini CLI, Qwen Code's large values); Timeout is then
+	// the same limit rounded up to whole seconds.
+	TimeoutMs int  `json:"timeoutMs,omitempty"`
+	Async     bool `json:"async"`
 	// AsyncConfigured is what the file said; Async may be forced off.
 	AsyncConfigured bool    `json:"-"`
 	StatusMessage   *string `json:"statusMessage"`

@@ -1,0 +1,419 @@
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/hookd/hookd/hooks"
+)
+
+// Profile is Gemini CLI's profile (reference/other-hosts.md section 1):
+// settings.json layers and extensions, no review beyond folder trust,
+// parallel command handlers with millisecond timeouts.
+var Profile = &hooks.Profile{
+	Name:       "gemini",
+	HomeDir:    ".gemini",
+	ProjectDir: ".gemini",
+	Events:     geminiEventRules(),
+	// A project's settings need folder trust (project.trusted); nothing
+	// else is reviewed.
+	Trust: false,
+	// Per-hook switches live in hooksConfig.disabled, the host's own.
+	NoEnablement: true,
+	// SIGTERM, then SIGKILL five seconds later.
+	KillGrace:    5 * time.Second,
+	Discover:     discover,
+	Dedupe:       dedupe,
+	PrepareInput: prepareInput,
+	QuietFields:  map[string]bool{"sequential": true, "name": true, "description": true, "env": true},
+	ReadHandler:  readHandler,
+	HandlerKinds: map[string]func(e *hooks.Engine) hooks.HandlerKind{hooks.TypeCommand: commandKind},
+	HandlerTypes: []string{hooks.TypeCommand},
+	// POSIX hosts run bash -c, not a login shell.
+	Shell: []string{"bash", "-c"},
+}
+
+func init() { hooks.Register(Profile) }
+
+const (
+	settingsName  = "settings.json"
+	extensionFile = "gemini-extension.json"
+	// installFile records where a linked extension lives.
+	installFile = ".gemini-extension-install.json"
+	// systemSettingsEnv overrides the system settings path.
+	systemSettingsEnv = "GEMINI_CLI_SYSTEM_SETTINGS_PATH"
+	systemSettings    = "/etc/gemini-cli/settings.json"
+	// homeEnv replaces the user's home folder (its .gemini folder is used).
+	homeEnv = "GEMINI_CLI_HOME"
+	// envName is the hook Env key that carries the handler's "name".
+	envName = "\x00name"
+)
+
+// readHandler reads the keys Gemini CLI's handlers have besides the
+// walker's: timeout is in milliseconds (default 60000), env is added to the
+// hook's environment, name identifies the hook in hooksConfig.disabled and
+// for deduplication.
+func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string, bool) {
+	var warns []string
+	ms := geminiDefaultTimeoutMs
+	if t := raw.Get("timeout"); t.Type == gjson.Number && t.Int() > 0 {
+		ms = int(t.Int())
+	}
+	h.Handler.SetTimeoutMs(ms)
+	if env := raw.Get("env"); env.Exists() && env.Type != gjson.Null {
+		if !env.IsObject() {
+			warns = append(warns, `ignoring "env": expected an object of strings`)
+		} else {
+			env.ForEach(func(k, v gjson.Result) bool {
+				if h.Env == nil {
+					h.Env = map[string]string{}
+				}
+				h.Env[k.Str] = v.String()
+				return true
+			})
+		}
+	}
+	if n := raw.Get("name"); n.Type == gjson.String && n.Str != "" {
+		if h.Env == nil {
+			h.Env = map[string]string{}
+		}
+		h.Env[envName] = n.Str
+	}
+	return strings.Join(warns, "; "), false
+}
+
+// hookName is the handler's name, or "".
+func hookName(h *hooks.Hook) string { return h.Env[envName] }
+
+// settingsFile is what discovery takes from one settings file besides its
+// hooks: hooksConfig.enabled and hooksConfig.disabled.
+type settingsFile struct {
+	path     string
+	layer    string
+	enabled  *bool
+	disabled []string
+}
+
+type discovery struct{ hooks.DiscoveryRun }
+
+// discover loads, in order: the system settings, the user's
+// ~/.gemini/settings.json, the trusted workspace's .gemini/settings.json, the
+// session hooks and the extensions' hooks/hooks.json. Each event's hooks add
+// up over the layers. hooksConfig.enabled false (the most specific layer
+// that sets it; system settings over all) keeps every hook from running;
+// hooksConfig.disabled names hooks (by name or command) that do not run,
+// unioned over the layers.
+func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
+	var d discovery
+	opts.SessionHooks = d.SplitSessionState(opts.SessionHooks)
+	var files []settingsFile
+	sys := opts.Managed
+	if sys == "" {
+		sys = os.Getenv(systemSettingsEnv)
+	}
+	if sys == "" {
+		sys = systemSettings
+	}
+	if s, ok := d.settings(p, hooks.AbsClean(sys), hooks.LayerManaged); ok {
+		files = append(files, s)
+	}
+	home := userFolder(opts.Home)
+	if home != "" {
+		if s, ok := d.settings(p, filepath.Join(home, settingsName), hooks.LayerUser); ok {
+			files = append(files, s)
+		}
+	}
+	if dir := hooks.ProjectFolder(p, opts, home); dir != "" {
+		if s, ok := d.settings(p, filepath.Join(dir, settingsName), hooks.LayerProject); ok {
+			files = append(files, s)
+		}
+	}
+	if len(opts.SessionHooks) > 0 {
+		hs, warns := hooks.ParseHooksValue(p, opts.SessionHooks, hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session")
+		d.Add(hs, warns)
+	}
+	d.extensions(p, opts, home)
+	for i, h := range d.Hooks {
+		h.Order = i
+	}
+	d.finish(files)
+	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
+}
+
+// userFolder is the user's .gemini folder: home when given, else under
+// $GEMINI_CLI_HOME, else under the user's home.
+func userFolder(home string) string {
+	if home != "" {
+		return hooks.AbsClean(home)
+	}
+	base := os.Getenv(homeEnv)
+	if base == "" {
+		h, err := os.UserHomeDir()
+		if err != nil || h == "" {
+			return ""
+		}
+		base = h
+	}
+	return filepath.Join(hooks.AbsClean(base), ".gemini")
+}
+
+// settings reads one settings file's hooks and hooksConfig. A missing file
+// is the normal case; settings hold much more than hooks, so other keys are
+// not reported.
+func (d *discovery) settings(p *hooks.Profile, path, layer string) (settingsFile, bool) {
+	s := settingsFile{path: path, layer: layer}
+	data, err := hooks.ReadConfigFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return s, false
+	case err != nil:
+		d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf("failed to read settings %s: %v", path, err)})
+		return s, false
+	}
+	w := hooks.NewWalker(p, hooks.Source{Layer: layer, Path: path}, path, data)
+	clean, ok := w.CheckJSON(stripComments(data))
+	root := gjson.ParseBytes(clean)
+	if ok && !root.IsObject() {
+		w.Fail(root.Index, "expected a JSON object")
+		ok = false
+	}
+	if !ok {
+		d.Add(nil, w.Warns)
+		return s, false
+	}
+	if h := root.Get("hooks"); h.IsObject() {
+		w.WalkHooks(h, "hooks")
+	} else if h.Exists() && h.Type != gjson.Null {
+		w.Warn(hooks.Site{Group: -1, Handler: -1}, h.Index, "hooks", "ignoring field %q in %s: expected an object of hook events", "hooks", path)
+	}
+	hc := root.Get("hooksConfig")
+	if e := hc.Get("enabled"); e.Type == gjson.True || e.Type == gjson.False {
+		b := e.Bool()
+		s.enabled = &b
+	}
+	hc.Get("disabled").ForEach(func(_, v gjson.Result) bool {
+		if v.Type == gjson.String {
+			s.disabled = append(s.disabled, v.Str)
+		}
+		return true
+	})
+	for _, h := range w.Hooks {
+		if layer != hooks.LayerManaged {
+			h.Trust = hooks.TrustTrusted
+		}
+	}
+	d.Add(w.Hooks, w.Warns)
+	return s, true
+}
+
+// lineComment matches a // comment outside strings at the end of a line;
+// Gemini CLI reads its settings with comments allowed.
+var lineComment = regexp.MustCompile(`(?m)^\s*//.*$`)
+
+// stripComments blanks whole-line // comments, keeping offsets.
+func stripComments(data []byte) []byte {
+	return lineComment.ReplaceAllFunc(data, func(b []byte) []byte {
+		return []byte(strings.Repeat(" ", len(b)))
+	})
+}
+
+// extensions adds the hooks of each extension: the folders the host names
+// (config.plugins, --plugin) and those installed under <home>/extensions (a
+// linked one is found through its install record). An extension's
+// hooks/hooks.json holds a top-level "hooks" object; ${extensionPath},
+// ${workspacePath} and ${/} in its strings are filled in.
+func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, home string) {
+	var roots []string
+	for _, pl := range opts.Plugins {
+		if pl.Enabled == nil || *pl.Enabled {
+			roots = append(roots, pl.Root)
+		}
+	}
+	dirs := opts.PluginDirs
+	if home != "" {
+		dirs = append([]string{filepath.Join(home, "extensions")}, dirs...)
+	}
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			root := filepath.Join(dir, e.Name())
+			if _, err := os.Stat(filepath.Join(root, extensionFile)); err == nil {
+				roots = append(roots, root)
+				continue
+			}
+			if data, err := hooks.ReadConfigFile(filepath.Join(root, installFile)); err == nil {
+				if src := gjson.GetBytes(data, "source").Str; src != "" {
+					if !filepath.IsAbs(src) {
+						src = filepath.Join(root, src)
+					}
+					roots = append(roots, src)
+				}
+			}
+		}
+	}
+	workspace := opts.ProjectRoot
+	for _, root := range roots {
+		root = hooks.AbsClean(root)
+		name := filepath.Base(root)
+		if m, err := hooks.ReadConfigFile(filepath.Join(root, extensionFile)); err == nil {
+			if n := gjson.GetBytes(m, "name").Str; n != "" {
+				name = n
+			}
+		}
+		path := filepath.Join(root, "hooks", "hooks.json")
+		data, ok := d.Read(path)
+		if !ok {
+			continue
+		}
+		data = fillExtensionVars(data, root, workspace)
+		src := hooks.Source{Layer: hooks.LayerPlugin, Path: path, Plugin: name}
+		w := hooks.NewWalker(p, src, name+":hooks/hooks.json", data)
+		clean, ok := w.CheckJSON(data)
+		if !ok {
+			d.Add(nil, w.Warns)
+			continue
+		}
+		h := gjson.GetBytes(clean, "hooks")
+		if !h.IsObject() {
+			d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf(
+				"loading no hooks for extension %s: %s has no top-level \"hooks\" object", name, path)})
+			continue
+		}
+		w.WalkHooks(h, "hooks")
+		for _, hk := range w.Hooks {
+			hk.Trust = hooks.TrustTrusted
+		}
+		d.Add(w.Hooks, w.Warns)
+	}
+}
+
+// fillExtensionVars replaces ${extensionPath}, ${workspacePath} and ${/}
+// inside the JSON text's strings.
+func fillExtensionVars(data []byte, root, workspace string) []byte {
+	esc := func(s string) string {
+		b, _ := json.Marshal(s)
+		return string(b[1 : len(b)-1])
+	}
+	r := strings.NewReplacer("${extensionPath}", esc(root), "${workspacePath}", esc(workspace), "${/}", esc(string(filepath.Separator)))
+	return []byte(r.Replace(string(data)))
+}
+
+// finish applies hooksConfig: enabled (system settings win, then the most
+// specific layer) and disabled (names or commands, over all layers).
+func (d *discovery) finish(files []settingsFile) {
+	var off *settingsFile
+	for i := range files {
+		f := &files[i]
+		if f.enabled != nil && (off == nil || off.layer != hooks.LayerManaged) {
+			off = f
+		}
+	}
+	disabled := map[string]bool{}
+	for _, f := range files {
+		for _, n := range f.disabled {
+			disabled[n] = true
+		}
+	}
+	for _, h := range d.Hooks {
+		if h.Trust == "" || h.Trust == hooks.TrustUntrusted {
+			h.Trust = hooks.TrustTrusted
+		}
+		h.Enabled = true
+		switch {
+		case off != nil && !*off.enabled:
+			h.Policy = hooks.PolicyHooksDisabled
+		case disabled[hookName(h)] || disabled[h.Handler.Command]:
+			h.Enabled = false
+		}
+	}
+	if off != nil && !*off.enabled && len(d.Hooks) > 0 {
+		d.Warns = append(d.Warns, hooks.Warning{Source: off.path, Message: fmt.Sprintf(
+			"hooks are turned off by hooksConfig.enabled: false in %s", off.path)})
+	}
+}
+
+// dedupe runs hooks with the same name and command once, the first in
+// configuration order, as Gemini CLI's planner does.
+func dedupe(list []*hooks.Hook) []*hooks.Hook {
+	seen := map[string]bool{}
+	out := make([]*hooks.Hook, 0, len(list))
+	for _, h := range list {
+		id := hookName(h) + ":" + h.Handler.Command
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		out = append(out, h)
+	}
+	return out
+}
+
+// prepareInput adds the ISO timestamp every Gemini CLI input carries, when
+// the host did not give one.
+func prepareInput(_ *hooks.EventRules, input []byte, _ hooks.Session) []byte {
+	if gjson.GetBytes(input, "timestamp").Exists() {
+		return input
+	}
+	out, err := sjson.SetBytes(input, "timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+	if err != nil {
+		return input
+	}
+	return out
+}
+
+// projectVars are the variables Gemini CLI gives every hook and replaces in
+// the command text (the bare $NAME form, shell-quoted) before bash runs it.
+var projectVars = regexp.MustCompile(`\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)\b`)
+
+// commandKind runs a command handler as Gemini CLI does: the project
+// variables in the environment and substituted into the command text, the
+// handler's env on top, the timeout in milliseconds.
+func commandKind(e *hooks.Engine) hooks.HandlerKind {
+	return hooks.HandlerKindFunc(func(ctx context.Context, h *hooks.Hook, stdin []byte) hooks.RawResult {
+		s := e.Session()
+		dir := s.Cwd
+		if root := gjson.GetBytes(stdin, "cwd").Str; root != "" {
+			dir = root
+		}
+		id := s.ID
+		if v := gjson.GetBytes(stdin, "session_id").Str; v != "" {
+			id = v
+		}
+		vals := map[string]string{
+			"GEMINI_PROJECT_DIR": dir, "GEMINI_CWD": dir, "CLAUDE_PROJECT_DIR": dir,
+			"GEMINI_SESSION_ID": id,
+		}
+		run := *h
+		run.Env = make(map[string]string, len(h.Env)+len(vals))
+		for k, v := range vals {
+			run.Env[k] = v
+		}
+		for k, v := range h.Env {
+			if k != envName {
+				run.Env[k] = v
+			}
+		}
+		run.Handler.Command = projectVars.ReplaceAllStringFunc(h.Handler.Command, func(m string) string {
+			return shellQuote(vals[m[1:]])
+		})
+		return e.RunCommand(ctx, &run, stdin)
+	})
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
