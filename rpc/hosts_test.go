@@ -8,5 +8,6 @@ import (
 	_ "github.com/hookd/hookd/hooks/gemini"
 	_ "github.com/hookd/hookd/hooks/mind"
 	_ "github.com/hookd/hookd/hooks/mirri"
+	_ "github.com/hookd/hookd/hooks/qwen"
 	_ "github.com/hookd/hookd/hooks/soong"
 )

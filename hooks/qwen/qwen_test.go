@@ -1,0 +1,125 @@
+package qwen
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookd/hookd/hooks"
+)
+
+func TestMatcher_AliasesListsAndUnanchoredRegex(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		tool    string
+		want    bool
+	}{
+		{"", "run_shell_command", true},
+		{" .* ", "run_shell_command", true},
+		{"Bash", "run_shell_command", true},
+		{"Shell", "run_shell_command", true},
+		{"bash", "run_shell_command", false},
+		{"shell", "run_shell_command", true},
+		{"^run_shell", "run_shell_command", true},
+		{"Write|Bash", "run_shell_command", true},
+		{"Write|*", "read_file", true},
+		{"Write", "run_shell_command", false},
+		{"Write", "write_file", true},
+		{"(Write|Edit)", "edit", false},
+		{"run_shell_command(", "run_shell_command", false},
+		{"run_shell_command(", "run_shell_command(", true},
+		{"Read", "mcp__fs__Read", true},
+		// A Claude Code name given by the host is matched as its Qwen name.
+		{"run_shell_command", "Bash", true},
+	} {
+		m, err := compileMatcher(tc.pattern)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.pattern, err)
+		}
+		if got := m.Match(toolNames(tc.tool)); got != tc.want {
+			t.Errorf("matcher %q on %s: %v, want %v", tc.pattern, tc.tool, got, tc.want)
+		}
+	}
+}
+
+// engine builds a qwen engine over one settings.json.
+func engine(t *testing.T, settings string) *hooks.Engine {
+	t.Helper()
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: home},
+		Discover: hooks.DiscoverOptions{Home: home, Managed: filepath.Join(home, "no-system.json")}})
+	t.Cleanup(e.Close)
+	e.Load()
+	return e
+}
+
+func TestHTTPHandler_PostsTheInputAndReadsTheReplyAsStdout(t *testing.T) {
+	var gotBody, gotAuth string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		gotBody, gotAuth = string(b), r.Header.Get("Authorization")
+		io.WriteString(w, `{"decision":"block","reason":"from http"}`)
+	}))
+	defer srv.Close()
+	t.Setenv("HOOK_TOKEN", "tok")
+	t.Setenv("NOT_ALLOWED", "secret")
+	e := engine(t, `{"hooks":{"Stop":[{"hooks":[{"type":"http","url":"`+srv.URL+`",
+		"headers":{"Authorization":"Bearer $HOOK_TOKEN-${NOT_ALLOWED}-x"},"allowedEnvVars":["HOOK_TOKEN"]}]}]}}`)
+	res, err := e.Run(context.Background(), "Stop", []byte(`{"stop_hook_active":false}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision != hooks.DecisionBlock || res.Continuation != "from http" {
+		t.Errorf("decision %s continuation %q", res.Decision, res.Continuation)
+	}
+	if !strings.Contains(gotBody, `"hook_event_name":"Stop"`) {
+		t.Errorf("body %s", gotBody)
+	}
+	if gotAuth != "Bearer tok--x" {
+		t.Errorf("Authorization %q: only allowedEnvVars may be filled in", gotAuth)
+	}
+}
+
+func TestHTTPHandler_ANon2xxReplyIsANonBlockingError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, `{"decision":"block","reason":"ignored"}`)
+	}))
+	defer srv.Close()
+	e := engine(t, `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"http","url":"`+srv.URL+`"}]}]}}`)
+	res, err := e.Run(context.Background(), "UserPromptSubmit", []byte(`{"prompt":"hi"}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision != hooks.DecisionNone || res.Hooks[0].Status != hooks.StatusFailed || !strings.Contains(*res.Hooks[0].Error, "500") {
+		t.Errorf("got %+v", res)
+	}
+}
+
+func TestHTTPHandler_TimeoutFailsOpen(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	e := engine(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`","timeout":1000}]}]}}`)
+	res, err := e.Run(context.Background(), "PreToolUse", []byte(`{"tool_name":"edit","tool_input":{}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision != hooks.DecisionNone || res.Hooks[0].Status != hooks.StatusTimedOut {
+		t.Errorf("got %+v", res.Hooks)
+	}
+}
