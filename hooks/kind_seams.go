@@ -76,3 +76,7 @@ func (hd *Handler) SetTimeoutMs(ms int) {
 	hd.TimeoutMs = ms
 	hd.Timeout = (ms + 999) / 1000
 }
+
+// ProjectDir is the session's project root, else its working folder: where
+// a profile that runs hooks in the project (Copilot CLI) points them.
+func (e *Engine) ProjectDir() string { return e.projectDir() }

@@ -1,21 +1,14 @@
 package qwen
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"net/http"
-	"os"
-	"regexp"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/httphook"
 )
 
 // Qwen Code's handler kinds (hookRunner.ts):
@@ -83,59 +76,14 @@ func promptKind(*hooks.Engine) hooks.HandlerKind {
 	})
 }
 
-// maxBody is how much of an http reply is read, as Qwen Code caps a
-// command's output.
-const maxBody = 1 << 20
-
-var headerVar = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
-
 func httpKind(*hooks.Engine) hooks.HandlerKind {
-	client := &http.Client{}
 	return hooks.HandlerKindFunc(func(ctx context.Context, h *hooks.Hook, stdin []byte) hooks.RawResult {
-		timeout := h.Handler.Limit()
-		start := time.Now()
-		rctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		fail := func(err error) hooks.RawResult {
-			r := hooks.RawResult{Err: err, Timeout: timeout, Duration: time.Since(start)}
-			switch {
-			case ctx.Err() != nil:
-				r.Err, r.Cancelled = nil, true
-			case errors.Is(rctx.Err(), context.DeadlineExceeded):
-				r.Err, r.TimedOut = nil, true
-			}
-			return r
-		}
-		req, err := http.NewRequestWithContext(rctx, http.MethodPost, h.Handler.Command, bytes.NewReader(stdin))
-		if err != nil {
-			return fail(fmt.Errorf("http hook: %w", err))
-		}
-		req.Header.Set("Content-Type", "application/json")
-		allowed := jsonStrings(h.Env[envAllowed])
+		headers := map[string]string{}
 		gjson.Parse(h.Env[envHeaders]).ForEach(func(k, v gjson.Result) bool {
-			val := headerVar.ReplaceAllStringFunc(v.String(), func(m string) string {
-				name := strings.Trim(m, "${}")
-				if slices.Contains(allowed, name) {
-					return os.Getenv(name)
-				}
-				return ""
-			})
-			req.Header.Set(k.Str, val)
+			headers[k.Str] = v.String()
 			return true
 		})
-		resp, err := client.Do(req)
-		if err != nil {
-			return fail(fmt.Errorf("http hook: %w", err))
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-		if err != nil {
-			return fail(fmt.Errorf("http hook: read reply: %w", err))
-		}
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
-			return hooks.RawResult{Err: fmt.Errorf("http hook: %s answered %s", h.Handler.Command, resp.Status), Timeout: timeout, Duration: time.Since(start)}
-		}
-		zero := 0
-		return hooks.RawResult{ExitCode: &zero, Stdout: string(body), Timeout: timeout, Duration: time.Since(start)}
+		return httphook.Post(ctx, httphook.Request{URL: h.Handler.Command, Headers: headers,
+			Allowed: jsonStrings(h.Env[envAllowed]), Body: stdin, Timeout: h.Handler.Limit()})
 	})
 }
