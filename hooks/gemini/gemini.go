@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 
 	"github.com/hookd/hookd/hooks"
 )
@@ -362,17 +361,27 @@ func dedupe(list []*hooks.Hook) []*hooks.Hook {
 	return out
 }
 
-// prepareInput adds the ISO timestamp every Gemini CLI input carries, when
-// the host did not give one.
+// prepareInput adds the ISO timestamp every input carries, right after
+// hook_event_name as the host writes it, when the host did not give one.
 func prepareInput(_ *hooks.EventRules, input []byte, _ hooks.Session) []byte {
-	if gjson.GetBytes(input, "timestamp").Exists() {
+	in := gjson.ParseBytes(input)
+	if in.Get("timestamp").Exists() {
 		return input
 	}
-	out, err := sjson.SetBytes(input, "timestamp", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-	if err != nil {
-		return input
-	}
-	return out
+	ts, _ := json.Marshal(time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+	out := make([]byte, 0, len(input)+40)
+	out = append(out, '{')
+	in.ForEach(func(k, v gjson.Result) bool {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, k.Raw...), ':'), v.Raw...)
+		if k.Str == "hook_event_name" {
+			out = append(append(out, `,"timestamp":`...), ts...)
+		}
+		return true
+	})
+	return append(out, '}')
 }
 
 // projectVars are the variables Gemini CLI gives every hook and replaces in

@@ -123,3 +123,26 @@ func TestHTTPHandler_TimeoutFailsOpen(t *testing.T) {
 		t.Errorf("got %+v", res.Hooks)
 	}
 }
+
+func TestStop_BlocksAreCappedInARow(t *testing.T) {
+	t.Setenv("QWEN_CODE_STOP_HOOK_BLOCK_CAP", "2")
+	e := engine(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo '{\"decision\":\"block\",\"reason\":\"keep going\"}'"}]}]}}`)
+	var got []string
+	for i := 0; i < 4; i++ {
+		if i == 3 {
+			// A new prompt starts the count again.
+			if _, err := e.Run(context.Background(), "UserPromptSubmit", []byte(`{"prompt":"next"}`), ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := e.Run(context.Background(), "Stop", []byte(`{"stop_hook_active":true}`), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, res.Decision+":"+res.Continuation)
+	}
+	want := "block:keep going,block:keep going,none:,block:keep going"
+	if strings.Join(got, ",") != want {
+		t.Errorf("got %s, want %s", strings.Join(got, ","), want)
+	}
+}

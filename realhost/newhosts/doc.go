@@ -1,0 +1,20 @@
+//go:build realhost
+
+// Package newhosts checks hookd's gemini, qwen and copilot profiles against
+// the real CLIs: Gemini CLI, Qwen Code and GitHub Copilot CLI, installed from
+// the npm registry into a cache folder outside the repository
+// ($REALHOST_CACHE), driven offline against a local server that scripts the
+// model's turns (Gemini's generateContent API, or OpenAI chat completions).
+// Each case runs hooks under the real CLI, records what each hook received
+// and what reached the model, then runs `hookd run` on the input the hook
+// received and compares. The test prints one table per profile and writes
+// them to $REALHOST_TABLE when set.
+//
+// It is opt-in (the CLIs and Node 22 take about 600 MB) and follows the
+// shape of the codex/claude suite in realhost/:
+//
+//	REALHOST_CACHE=/path/to/cache go test -tags realhost ./realhost/newhosts/ -v
+//
+// docs/profile-gemini.md, docs/profile-qwen.md and docs/profile-copilot.md
+// say what it found.
+package newhosts
