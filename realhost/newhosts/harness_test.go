@@ -95,8 +95,11 @@ func (r *recorder) cmdSleep(name, out string, code int, sleep float64) string {
 	if sleep > 0 {
 		s = fmt.Sprintf("sleep %g; ", sleep)
 	}
-	return fmt.Sprintf(`f=$(mktemp %s.XXXXXX) && cat > "$f.in" && env > "$f.env" && %scat %s; exit %d`, base, s, outFile, code)
+	return fmt.Sprintf(`f=$(mktemp %s) && cat > "$f.in" && env > "$f.env" && %scat %s; exit %d`, quote(base+".XXXXXX"), s, quote(outFile), code)
 }
+
+// quote quotes s for a POSIX shell.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 type call struct {
 	stdin string
@@ -214,8 +217,9 @@ func writeFile(t *testing.T, path, content string) {
 type row struct{ profile, behaviour, host, hookd string }
 
 var (
-	rowsMu sync.Mutex
-	rows   []row
+	rowsMu  sync.Mutex
+	rows    []row
+	timings []string
 )
 
 // record adds a row and fails the test when hookd differs from the CLI.
@@ -253,6 +257,12 @@ func TestMain(m *testing.M) {
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s: %d behaviours, %d agree\n\n| behaviour | real CLI | hookd | same |\n|---|---|---|---|\n%s", p, n, same, body.String())
+	}
+	if len(timings) > 0 {
+		fmt.Fprintf(&b, "\nTimings:\n\n")
+		for _, l := range timings {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
 	}
 	fmt.Print(b.String())
 	if p := os.Getenv("REALHOST_TABLE"); p != "" {
