@@ -1,0 +1,280 @@
+//go:build realhost
+
+package newhosts
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// copilotRun is one `copilot -p` run with a BYOK provider pointed at the
+// scripted model, offline, in a git repository whose .github/hooks holds
+// the hooks file.
+type copilotRun struct {
+	home, work string
+	model      *model
+	stdout     string
+	stderr     string
+	took       time.Duration
+}
+
+func newCopilot(t *testing.T, hooks map[string]any, script ...turn) *copilotRun {
+	t.Helper()
+	r := &copilotRun{home: t.TempDir(), work: t.TempDir()}
+	r.model = startChat(t, script...)
+	if out, err := exec.Command("git", "init", "-q", r.work).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	b, _ := json.MarshalIndent(map[string]any{"version": 1, "hooks": hooks}, "", "  ")
+	writeFile(t, filepath.Join(r.work, ".github", "hooks", "realhost.json"), string(b))
+	return r
+}
+
+func (r *copilotRun) run(t *testing.T, prompt string) {
+	t.Helper()
+	bin := npmBin(t, "@github/copilot", copilotVersion, ".bin/copilot")
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+	defer cancel()
+	env := append(baseEnv(r.home),
+		"COPILOT_PROVIDER_BASE_URL="+r.model.srv.URL+"/v1", "COPILOT_PROVIDER_API_KEY=sk-realhost",
+		"COPILOT_MODEL=realhost-model", "COPILOT_OFFLINE=true", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true",
+		// The runtime (~235 MB) unpacks here once, not once per run.
+		"XDG_CACHE_HOME="+filepath.Join(cacheDir(t), "copilot-xdg"))
+	start := time.Now()
+	var err error
+	r.stdout, r.stderr, err = run(ctx, r.work, env, bin, "-p", prompt, "--allow-all-tools", "--output-format", "json")
+	r.took = time.Since(start)
+	if err != nil {
+		t.Logf("copilot: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
+	}
+}
+
+func (r *copilotRun) hookd(t *testing.T, event, input string) string {
+	return hookdRun(t, r.home, r.work, "copilot", event, input, "--home", filepath.Join(r.home, ".copilot"), "--project", r.work, "--trust-project")
+}
+
+func (r *copilotRun) toolResult() string {
+	for _, body := range r.model.Requests() {
+		var found string
+		gjson.Get(body, "messages").ForEach(func(_, m gjson.Result) bool {
+			if m.Get("role").Str == "tool" && found == "" {
+				found = contentText(m.Get("content"))
+			}
+			return true
+		})
+		if found != "" {
+			return found
+		}
+	}
+	return ""
+}
+
+func chook(matcher, command string, extra ...any) map[string]any {
+	h := map[string]any{"type": "command", "bash": command}
+	if matcher != "" {
+		h["matcher"] = matcher
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		h[extra[i].(string)] = extra[i+1]
+	}
+	return h
+}
+
+var copilotShell = callTool("bash", `{"command":"echo realhost-ran","description":"echo"}`)
+
+var deniedBy = regexp.MustCompile(`^Denied by preToolUse hook(?: from "[^"]*")?(?::| \(hook errored\))\s*`)
+
+// copilotVerdict: "ran", or "denied: <reason>" with the CLI's prefix cut
+// ("errored" when the CLI says the hook errored).
+func copilotVerdict(tool string) string {
+	switch {
+	case strings.Contains(tool, "realhost-ran"):
+		return "ran"
+	case strings.Contains(tool, "rewritten"):
+		return "rewritten ran"
+	case strings.Contains(tool, "(hook errored)"):
+		return "denied: errored"
+	case deniedBy.MatchString(tool):
+		return "denied: " + deniedBy.ReplaceAllString(tool, "")
+	}
+	return "other: " + tool
+}
+
+func copilotHookdVerdict(res string) string {
+	v := hookdVerdict(res)
+	if strings.HasPrefix(v, "denied: hook errored") {
+		return "denied: errored"
+	}
+	if v == "ran" && gjson.Get(res, "updatedInput").Exists() {
+		return "rewritten ran"
+	}
+	return v
+}
+
+func TestCopilot_PreToolUse(t *testing.T) {
+	cases := []struct {
+		behaviour, out string
+		code           int
+		extra          []any
+	}{
+		{"top-level permissionDecision deny denies", `{"permissionDecision":"deny","permissionDecisionReason":"no shell"}`, 0, nil},
+		{"modifiedArgs replaces the arguments", `{"permissionDecision":"allow","modifiedArgs":{"command":"echo rewritten","description":"echo"}}`, 0, nil},
+		{"plain stdout on exit 0 is ignored", "just text", 0, nil},
+		{"exit 2 denies", "", 2, nil},
+		{"exit 1 denies (hook errored)", "", 1, nil},
+		{"exit 1 with an allow on stdout denies", `{"permissionDecision":"allow"}`, 1, nil},
+		{"exit 3 denies", "", 3, nil},
+		{"invalid JSON on exit 0", `{"permissionDecision": deny`, 0, nil},
+		{"hookSpecificOutput.permissionDecision deny in the camelCase form", `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hso"}}`, 0, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.behaviour, func(t *testing.T) {
+			rec := newRecorder(t)
+			r := newCopilot(t, map[string]any{"preToolUse": []any{chook("", rec.cmd("pt", tc.out, tc.code), tc.extra...)}}, copilotShell, say("ok"))
+			r.run(t, "run it")
+			calls := rec.calls("pt")
+			if len(calls) == 0 {
+				t.Fatalf("the hook did not run\nstderr:\n%s", r.stderr)
+			}
+			record(t, "copilot", "preToolUse: "+tc.behaviour, copilotVerdict(r.toolResult()), copilotHookdVerdict(r.hookd(t, "preToolUse", calls[0].stdin)))
+		})
+	}
+}
+
+func TestCopilot_TimeoutFailsOpen(t *testing.T) {
+	rec := newRecorder(t)
+	r := newCopilot(t, map[string]any{"preToolUse": []any{chook("", rec.cmdSleep("pt", `{"permissionDecision":"deny","permissionDecisionReason":"late"}`, 0, 4), "timeoutSec", 1)}}, copilotShell, say("ok"))
+	r.run(t, "run it")
+	calls := rec.calls("pt")
+	if len(calls) == 0 {
+		t.Fatal("hook did not run")
+	}
+	record(t, "copilot", "timeoutSec 1 on a 4 s hook: the tool runs", copilotVerdict(r.toolResult()), copilotHookdVerdict(r.hookd(t, "preToolUse", calls[0].stdin)))
+}
+
+func TestCopilot_Matchers(t *testing.T) {
+	rec := newRecorder(t)
+	matchers := []string{"bash", "b.*", ".*", "view|bash", "", "Bash", "ba", "*", "view", "BASH"}
+	var hs []any
+	for i, m := range matchers {
+		hs = append(hs, chook(m, rec.cmd(fmt.Sprintf("m%d", i), "", 0)))
+	}
+	r := newCopilot(t, map[string]any{"preToolUse": hs}, copilotShell, say("ok"))
+	r.run(t, "run it")
+	var stdin string
+	for i := range matchers {
+		if c := rec.calls(fmt.Sprintf("m%d", i)); len(c) > 0 {
+			stdin = c[0].stdin
+			break
+		}
+	}
+	if stdin == "" {
+		t.Fatalf("no hook ran\n%s", r.stderr)
+	}
+	res := r.hookd(t, "preToolUse", stdin)
+	for i, m := range matchers {
+		ran := len(rec.calls(fmt.Sprintf("m%d", i))) > 0
+		record(t, "copilot", fmt.Sprintf("matcher %q on bash", m), runs(ran), runs(strings.Contains(res, fmt.Sprintf("pre_tool_use:%d:0", i))))
+	}
+}
+
+func TestCopilot_InputEnvironmentAndOrder(t *testing.T) {
+	rec := newRecorder(t)
+	r := newCopilot(t, map[string]any{"preToolUse": []any{
+		chook("", rec.cmd("a", `{"permissionDecision":"deny","permissionDecisionReason":"first deny"}`, 0)),
+		chook("", rec.cmd("b", `{"permissionDecision":"deny","permissionDecisionReason":"second deny"}`, 0)),
+	}}, copilotShell, say("ok"))
+	r.run(t, "run it")
+	a, b := rec.calls("a"), rec.calls("b")
+	if len(a) == 0 {
+		t.Fatalf("hook did not run\n%s", r.stderr)
+	}
+	real := gjson.Parse(a[0].stdin)
+	res := r.hookd(t, "preToolUse", a[0].stdin)
+	record(t, "copilot", "two denies: the reason given", copilotVerdict(r.toolResult()), copilotHookdVerdict(res))
+	record(t, "copilot", "the second hook runs after a deny", fmt.Sprint(len(b) > 0), fmt.Sprint(strings.Contains(res, "pre_tool_use:1:0")))
+	// The host's own fields, without those hookd fills in.
+	input := fmt.Sprintf(`{"sessionId":%s,"cwd":%s,"toolName":%s,"toolArgs":%s}`, real.Get("sessionId").Raw, real.Get("cwd").Raw, real.Get("toolName").Raw, real.Get("toolArgs").Raw)
+	r.hookd(t, "preToolUse", input)
+	ha := rec.calls("a")
+	mine := gjson.Parse(ha[len(ha)-1].stdin)
+	record(t, "copilot", "preToolUse stdin: field names in order", keys(real), keys(mine))
+	record(t, "copilot", "timestamp is Unix milliseconds", msShape(real.Get("timestamp")), msShape(mine.Get("timestamp")))
+	record(t, "copilot", "toolArgs is an object", fmt.Sprint(real.Get("toolArgs").IsObject()), fmt.Sprint(mine.Get("toolArgs").IsObject()))
+	for _, v := range []string{"COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "COPILOT_HOOK_DIR", "COPILOT_CLI", "COPILOT_PROVIDER_BASE_URL", "COPILOT_OFFLINE"} {
+		record(t, "copilot", "env "+v, present(a[0].env, v), present(ha[len(ha)-1].env, v))
+	}
+}
+
+func msShape(v gjson.Result) string {
+	if v.Type == gjson.Number && v.Int() > 1_600_000_000_000 {
+		return "ms"
+	}
+	return "not ms: " + v.Raw
+}
+
+func TestCopilot_VSCodeForm(t *testing.T) {
+	rec := newRecorder(t)
+	out := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"vscode deny"}}`
+	r := newCopilot(t, map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": rec.cmd("pt", out, 0)}}}}}, copilotShell, say("ok"))
+	r.run(t, "run it")
+	calls := rec.calls("pt")
+	if len(calls) == 0 {
+		t.Fatalf("hook did not run\n%s", r.stderr)
+	}
+	real := gjson.Parse(calls[0].stdin)
+	// hookd gets the camelCase input a host sends for preToolUse.
+	input := fmt.Sprintf(`{"sessionId":%s,"cwd":%s,"toolName":"bash","toolArgs":%s}`, real.Get("session_id").Raw, real.Get("cwd").Raw, real.Get("tool_input").Raw)
+	res := r.hookd(t, "preToolUse", input)
+	hc := rec.calls("pt")
+	mine := gjson.Parse(hc[len(hc)-1].stdin)
+	record(t, "copilot", "PascalCase PreToolUse: deny obeyed", copilotVerdict(r.toolResult()), copilotHookdVerdict(res))
+	record(t, "copilot", "PascalCase PreToolUse stdin: field names in order", keys(real), keys(mine))
+	record(t, "copilot", "PascalCase stdin: tool_name", real.Get("tool_name").Str, mine.Get("tool_name").Str)
+}
+
+func TestCopilot_ContextsAndStop(t *testing.T) {
+	rec := newRecorder(t)
+	r := newCopilot(t, map[string]any{
+		"sessionStart":        []any{chook("", rec.cmd("ss", `{"additionalContext":"ctx-session-start"}`, 0))},
+		"userPromptSubmitted": []any{chook("", rec.cmd("ups", `{"additionalContext":"ctx-user-prompt"}`, 0))},
+		"postToolUse":         []any{chook("", rec.cmd("post", `{"additionalContext":"ctx-post-tool"}`, 0))},
+		"agentStop": []any{chook("", fmt.Sprintf(`in=$(cat); if printf '%%s' "$in" | grep -q '"stop_hook_active":true'; then printf '%%s' "$in" | { %s; }; else printf '%%s' "$in" | { %s; }; fi`,
+			rec.cmd("stop2", "", 0), rec.cmd("stop", `{"decision":"block","reason":"also run the linter"}`, 0)))},
+	}, copilotShell, say("first"), say("second"))
+	r.run(t, "hello")
+	reqs := r.model.Requests()
+	ss, ups, post, stop := rec.calls("ss"), rec.calls("ups"), rec.calls("post"), rec.calls("stop")
+	if len(reqs) == 0 || len(ss) == 0 || len(ups) == 0 || len(post) == 0 || len(stop) == 0 {
+		t.Fatalf("requests %d, hooks %d %d %d %d\n%s", len(reqs), len(ss), len(ups), len(post), len(stop), r.stderr)
+	}
+	for _, c := range []struct {
+		name, event, stdin, text, where string
+	}{
+		{"sessionStart", "sessionStart", ss[0].stdin, "ctx-session-start", reqs[0]},
+		{"userPromptSubmitted", "userPromptSubmitted", ups[0].stdin, "ctx-user-prompt", reqs[0]},
+		{"postToolUse", "postToolUse", post[0].stdin, "ctx-post-tool", r.toolResult()},
+	} {
+		record(t, "copilot", c.name+" additionalContext reaches the model", fmt.Sprint(strings.Contains(c.where, c.text)),
+			fmt.Sprint(strings.Contains(r.hookd(t, c.event, c.stdin), `"text": "`+c.text+`"`)))
+	}
+	host := "no new turn"
+	if strings.Contains(reqs[len(reqs)-1], "also run the linter") {
+		host = "reason sent as a new turn"
+	}
+	mine := "no new turn"
+	if gjson.Get(r.hookd(t, "agentStop", stop[0].stdin), "continuation").Str == "also run the linter" {
+		mine = "reason sent as a new turn"
+	}
+	record(t, "copilot", "agentStop block continues with the reason", host, mine)
+	record(t, "copilot", "the next agentStop has stop_hook_active true", fmt.Sprint(len(rec.calls("stop2")) > 0), "true")
+}
