@@ -278,3 +278,20 @@ func TestCopilot_ContextsAndStop(t *testing.T) {
 	record(t, "copilot", "agentStop block continues with the reason", host, mine)
 	record(t, "copilot", "the next agentStop has stop_hook_active true", fmt.Sprint(len(rec.calls("stop2")) > 0), "true")
 }
+
+// TestCopilot_SpawnCost compares what Copilot CLI's logs say of a trivial
+// hook's time, when they say it, with a hooks/run round trip through hookd.
+func TestCopilot_SpawnCost(t *testing.T) {
+	h := chook("", "true")
+	r := newCopilot(t, map[string]any{"sessionStart": []any{h}, "userPromptSubmitted": []any{h}, "preToolUse": []any{h}, "postToolUse": []any{h}, "agentStop": []any{h}}, copilotShell, say("ok"))
+	r.run(t, "run it")
+	logs := grepTree(filepath.Join(r.home, ".copilot"), "ook")
+	t.Logf("copilot hook log lines:\n%s", logs)
+	ds := durations(regexp.MustCompile(`(?i)hook[^\n]*?(\d+)\s?ms`), logs)
+	init := fmt.Sprintf(`{"profile":"copilot","session":{"cwd":%q},"config":{"home":%q},"project":{"root":%q,"trusted":true}}`, r.work, r.home+"/.copilot", r.work)
+	rt := hookdRoundTrip(t, r.home, r.work, init, "userPromptSubmitted", `{"prompt":"hi"}`, 20)
+	rowsMu.Lock()
+	timings = append(timings, fmt.Sprintf("copilot: CLI's own time per trivial hook (`true`) from its logs, median of %d: %d ms (-1: the logs give none); hookd `hooks/run` round trip, median of 20: %.1f ms; one `copilot -p` run: %.1f s",
+		len(ds), median(ds), float64(rt.Microseconds())/1000, r.took.Seconds()))
+	rowsMu.Unlock()
+}

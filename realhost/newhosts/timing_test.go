@@ -6,6 +6,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"os/exec"
 	"regexp"
 	"sort"
@@ -84,4 +87,25 @@ func median(xs []int) int {
 	s := append([]int(nil), xs...)
 	sort.Ints(s)
 	return s[len(s)/2]
+}
+
+// grepTree returns the lines of the files under dir that contain s.
+func grepTree(dir, s string) string {
+	var b strings.Builder
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, s) {
+				b.WriteString(line + "\n")
+			}
+		}
+		return nil
+	})
+	return b.String()
 }

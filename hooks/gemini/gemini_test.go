@@ -1,0 +1,87 @@
+package gemini
+
+import (
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
+)
+
+func TestMatchers_ToolsAreUnanchoredRegexesLifecycleIsExact(t *testing.T) {
+	for _, tc := range []struct {
+		exact   bool
+		pattern string
+		target  string
+		want    bool
+	}{
+		{false, "", "run_shell_command", true},
+		{false, " * ", "run_shell_command", true},
+		{false, "shell", "run_shell_command", true},
+		{false, "Shell", "run_shell_command", false},
+		{false, "^run_", "run_shell_command", true},
+		{false, "^shell$", "run_shell_command", false},
+		{false, "read_file|write_file", "write_file", true},
+		// Not a regex (RE2 or JavaScript): a literal name.
+		{false, "run_shell_command(", "run_shell_command(", true},
+		{false, "run_shell_command(", "run_shell_command", false},
+		{false, "(?<!x)run", "run", false},
+		{true, "startup", "startup", true},
+		{true, " startup ", "startup", true},
+		{true, "start", "startup", false},
+		{true, "start.*", "startup", false},
+		{true, "*", "resume", true},
+	} {
+		compile := toolMatcher
+		if tc.exact {
+			compile = exactMatcher
+		}
+		m, err := compile(tc.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Match([]string{tc.target}); got != tc.want {
+			t.Errorf("matcher %q on %q: %v, want %v", tc.pattern, tc.target, got, tc.want)
+		}
+	}
+}
+
+func TestParse_TextByExitCodeAndJSONOnAnyCode(t *testing.T) {
+	ev := &geminiEvents[0] // BeforeTool
+	code := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		name           string
+		raw            hooks.RawResult
+		block          bool
+		reason, sysMsg string
+		status         hooks.Status
+	}{
+		{"json deny on 0", hooks.RawResult{ExitCode: code(0), Stdout: `{"decision":"deny","reason":"r"}`}, true, "r", "", hooks.StatusBlocked},
+		{"json allow on 2", hooks.RawResult{ExitCode: code(2), Stdout: `{"decision":"allow"}`}, false, "", "", hooks.StatusFailed},
+		{"json on stderr", hooks.RawResult{ExitCode: code(1), Stderr: `{"decision":"block","reason":"e"}`}, true, "e", "", hooks.StatusBlocked},
+		{"text on 0", hooks.RawResult{ExitCode: code(0), Stdout: "hello\n"}, false, "", "hello", hooks.StatusSucceeded},
+		{"text on 1", hooks.RawResult{ExitCode: code(1), Stdout: "careful"}, false, "", "Warning: careful", hooks.StatusFailed},
+		{"text on 7", hooks.RawResult{ExitCode: code(7), Stderr: "no"}, true, "no", "", hooks.StatusBlocked},
+		{"nothing on 2", hooks.RawResult{ExitCode: code(2)}, false, "", "", hooks.StatusFailed},
+		{"killed by a signal", hooks.RawResult{Stdout: "x"}, false, "", "x", hooks.StatusSucceeded},
+		{"a JSON array is text", hooks.RawResult{ExitCode: code(2), Stdout: `[1]`}, true, "[1]", "", hooks.StatusBlocked},
+	} {
+		o := ev.parse(tc.raw, false)
+		if o.Block != tc.block || o.Reason != tc.reason || o.SystemMessage != tc.sysMsg || o.Status != tc.status {
+			t.Errorf("%s: block %v reason %q message %q status %s", tc.name, o.Block, o.Reason, o.SystemMessage, o.Status)
+		}
+	}
+}
+
+func TestPrepareInput_TimestampFollowsTheEventName(t *testing.T) {
+	out := prepareInput(nil, []byte(`{"session_id":"s","cwd":"/w","hook_event_name":"BeforeTool","tool_name":"x"}`), hooks.Session{})
+	var keys []string
+	gjson.ParseBytes(out).ForEach(func(k, _ gjson.Result) bool { keys = append(keys, k.Str); return true })
+	if got := gjson.Get(string(out), "@keys").Raw; got != `["session_id","cwd","hook_event_name","timestamp","tool_name"]` {
+		t.Errorf("keys %s", got)
+	}
+	given := []byte(`{"hook_event_name":"X","timestamp":"t"}`)
+	if got := prepareInput(nil, given, hooks.Session{}); string(got) != string(given) {
+		t.Errorf("a given timestamp was changed: %s", got)
+	}
+}
