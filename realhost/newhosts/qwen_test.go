@@ -87,7 +87,9 @@ func contentText(c gjson.Result) string {
 	return b.String()
 }
 
-func qhook(matcher, command string, extra ...any) map[string]any { return ghook(matcher, command, extra...) }
+func qhook(matcher, command string, extra ...any) map[string]any {
+	return ghook(matcher, command, extra...)
+}
 
 var qwenShell = callTool("run_shell_command", `{"command":"echo realhost-ran","description":"echo","is_background":false}`)
 
