@@ -39,8 +39,9 @@ type initializeParams struct {
 	Config struct {
 		Home    string `json:"home"`
 		Project struct {
-			Root    string `json:"root"`
-			Trusted bool   `json:"trusted"`
+			Root string `json:"root"`
+			// Trusted absent: the profile's own trust record decides.
+			Trusted *bool `json:"trusted"`
 		} `json:"project"`
 		Hooks       json.RawMessage `json:"hooks"`
 		BypassTrust *bool           `json:"bypassTrust"`
@@ -193,7 +194,9 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		Discover: hooks.DiscoverOptions{
 			Home:           home,
 			ProjectRoot:    root,
-			ProjectTrusted: p.Config.Project.Trusted,
+			ProjectTrusted:    p.Config.Project.Trusted != nil && *p.Config.Project.Trusted,
+			ProjectTrustKnown: p.Config.Project.Trusted != nil,
+			Cwd:               sess.Cwd,
 			SessionHooks:   sessionHooks,
 			Plugins:        plugins,
 			PluginDirs:     pluginDirs,
