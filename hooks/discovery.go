@@ -26,8 +26,8 @@ type DiscoverOptions struct {
 	ProjectTrustKnown bool
 	// Cwd is the session's working directory, whose trust record is looked
 	// up before the project root's ("" = the project root).
-	Cwd string
-	SessionHooks   []byte // inline {Event: [group...]} from the host, may be nil
+	Cwd          string
+	SessionHooks []byte // inline {Event: [group...]} from the host, may be nil
 
 	// Plugins are the plugins the host names (config.plugins, --plugin) and
 	// PluginDirs the folders scanned for more (config.pluginDirs). DataHome
