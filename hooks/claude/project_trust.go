@@ -27,12 +27,15 @@ type projectTrust struct{}
 const claudeJSONName = ".claude.json"
 
 // recordFile is the .claude.json that goes with the settings folder home:
-// beside it when home is ~/.claude (as ~/.claude.json), inside it otherwise
-// (as with $CLAUDE_CONFIG_DIR).
+// inside it when it is $CLAUDE_CONFIG_DIR (as Claude Code keeps it), beside
+// it when the folder is named .claude (~/.claude → ~/.claude.json), else
+// inside it.
 func recordFile(home string) string {
-	if uh, err := os.UserHomeDir(); err == nil && uh != "" && os.Getenv("CLAUDE_CONFIG_DIR") == "" &&
-		hooks.SameDir(home, filepath.Join(uh, ".claude")) {
-		return filepath.Join(uh, claudeJSONName)
+	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" && hooks.SameDir(home, d) {
+		return filepath.Join(home, claudeJSONName)
+	}
+	if filepath.Base(home) == ".claude" {
+		return filepath.Join(filepath.Dir(home), claudeJSONName)
 	}
 	return filepath.Join(home, claudeJSONName)
 }
