@@ -3,6 +3,7 @@ package hooks
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hookd/hookd/plugins"
@@ -26,7 +27,8 @@ func (d *discoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 		d.warns = append(d.warns, Warning{Message: fmt.Sprintf("ignoring plugins: the %s profile does not load plugin hooks", p.Name)})
 		return
 	}
-	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: opts.DataHome, Rule: p.PluginRule})
+	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: opts.DataHome, Rule: p.PluginRule,
+		InstallCache: installCache(p, opts)})
 	for _, w := range warns {
 		d.warns = append(d.warns, Warning{Source: w.Source, Message: w.Message})
 	}
@@ -35,12 +37,26 @@ func (d *discoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 	}
 }
 
+// installCache is the folder Codex installs plugins into,
+// <user folder>/plugins/cache, or "" without a user folder.
+func installCache(p *Profile, opts DiscoverOptions) string {
+	home := ResolveHome(p, opts.Home)
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, "plugins", "cache")
+}
+
 // addPlugin parses every hooks source of one plugin and adds its hooks, each
-// carrying the plugin's variables in Env.
+// carrying the plugin's variables in Env. A plugin outside the install cache
+// has its resolved folder in its hooks' hash (Source.pluginRoot).
 func (d *discoveryRun) addPlugin(p *Profile, pl *plugins.Plugin) {
 	env := pl.Env()
 	for _, s := range pl.Sources {
 		src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
+		if !pl.InstallCache {
+			src.pluginRoot = pl.RealRoot
+		}
 		var hooks []*Hook
 		var warns []Warning
 		if s.Inline != nil {

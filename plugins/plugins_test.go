@@ -541,17 +541,70 @@ func TestLoad_ExplicitEntriesComeFirstAndShadowScans(t *testing.T) {
 	for _, p := range ps {
 		got = append(got, p.ID())
 	}
-	if want := []string{"two@local", "three@local"}; !reflect.DeepEqual(got, want) {
+	if want := []string{"two@local"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("plugins = %q, want %q", got, want)
 	}
-	if ps[1].Root != other {
-		t.Errorf("three loaded from %s, want the explicit %s", ps[1].Root, other)
-	}
 	// two is found again by the scan at the same root: no warning. three is
-	// found at another root: a warning. four is disabled: no warning about
-	// its bad hooks entry.
-	if len(warns) != 1 || !strings.Contains(warns[0].Message, "skipping plugin three@local") || !strings.Contains(warns[0].Message, "already loaded from") {
+	// claimed by two folders: neither loads, and the warning names both.
+	// four is disabled: no warning about its bad hooks entry.
+	if len(warns) != 1 || !strings.Contains(warns[0].Message, "loading neither plugin three@local") {
 		t.Errorf("warnings: %s", messages(warns))
+	}
+}
+
+func TestLoad_IDClaimedByTwoFoldersLoadsNeither(t *testing.T) {
+	// The scan finds "a-evil" before "guard": were the first one found to
+	// win, a folder that sorts earlier would shadow the real plugin.
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"a-evil/.codex-plugin/plugin.json": `{"name": "guard"}`,
+		"a-evil/hooks/hooks.json":          stopHooks,
+		"guard/.codex-plugin/plugin.json":  `{"name": "guard"}`,
+		"guard/hooks/hooks.json":           stopHooks,
+		"other/.codex-plugin/plugin.json":  `{"name": "other"}`,
+	})
+	explicit := filepath.Join(dir, "guard")
+	for name, opts := range map[string]Options{
+		"both scanned":           {Dirs: []string{dir}},
+		"one named, one scanned": {Plugins: []Config{{Root: explicit}}, Dirs: []string{dir}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			opts.DataHome, opts.Rule = t.TempDir(), CodexRule
+			ps, warns := Load(opts)
+			if len(ps) != 1 || ps[0].ID() != "other@local" {
+				t.Errorf("plugins %+v, want only other@local", ps)
+			}
+			wantWarning(t, warns, "loading neither plugin guard@local", filepath.Join(dir, "a-evil"), explicit)
+		})
+	}
+}
+
+func TestLoad_InstallCachePluginsAreThoseInTheFolderTheirIDNames(t *testing.T) {
+	home := t.TempDir()
+	cache := filepath.Join(home, "plugins", "cache")
+	writeTree(t, cache, map[string]string{
+		"acme/guard/1.0.0/.codex-plugin/plugin.json": `{"name": "guard"}`,
+		// The manifest claims another name than its folder: not vouched for.
+		"acme/fmt/1.0.0/.codex-plugin/plugin.json": `{"name": "lint"}`,
+	})
+	elsewhere := t.TempDir()
+	writeTree(t, elsewhere, map[string]string{".codex-plugin/plugin.json": `{"name": "solo"}`})
+	ps, warns := Load(Options{
+		Plugins:      []Config{{Root: elsewhere, Marketplace: "acme"}},
+		Dirs:         []string{cache},
+		DataHome:     t.TempDir(),
+		Rule:         CodexRule,
+		InstallCache: cache,
+	})
+	got := map[string]bool{}
+	for _, p := range ps {
+		got[p.ID()] = p.InstallCache
+		if p.RealRoot == "" {
+			t.Errorf("%s: no resolved root", p.ID())
+		}
+	}
+	if want := map[string]bool{"guard@acme": true, "lint@acme": false, "solo@acme": false}; !reflect.DeepEqual(got, want) {
+		t.Errorf("install cache = %v, want %v (warnings %s)", got, want, messages(warns))
 	}
 }
 
