@@ -28,7 +28,7 @@ func TestTrust_InstallCachePluginKeepsCodexKeyAndHash(t *testing.T) {
 	// What Codex writes when the user trusts the hook in its /hooks screen.
 	const key = "guard@acme:hooks/hooks.json:pre_tool_use:0:0"
 	plgTrustConfig(t, home, key, codexVectorHash)
-	r := DiscoverAll(Codex, DiscoverOptions{PluginDirs: []string{cache}, DataHome: t.TempDir()})
+	r := DiscoverAll(codexProfile(), DiscoverOptions{PluginDirs: []string{cache}, DataHome: t.TempDir()})
 	h := hookByKey(t, r.Hooks, key)
 	if h.Hash != codexVectorHash || h.Trust != TrustTrusted {
 		t.Errorf("hash %s trust %q, want Codex's %s and trusted", h.Hash, h.Trust, codexVectorHash)
@@ -48,7 +48,7 @@ func TestTrust_PluginTrustStaysWithItsFolder(t *testing.T) {
 	const key = "guard@local:hooks/hooks.json:pre_tool_use:0:0"
 
 	discover := func(root string) *Hook {
-		r := DiscoverAll(Codex, DiscoverOptions{Plugins: []PluginConfig{{Root: root}}, DataHome: t.TempDir()})
+		r := DiscoverAll(codexProfile(), DiscoverOptions{Plugins: []PluginConfig{{Root: root}}, DataHome: t.TempDir()})
 		return hookByKey(t, r.Hooks, key)
 	}
 	trusted := discover(good)
