@@ -64,9 +64,16 @@ func (d *DiscoveryRun) AddPlugin(p *Profile, pl *plugins.Plugin) {
 		} else {
 			hooks, warns = ParseHooksJSON(p, s.File, src, s.Key)
 		}
+		kept := hooks[:0]
 		for _, h := range hooks {
 			h.Env = env
+			if err := pasteProblem(h); err != nil {
+				warns = append(warns, Warning{Source: s.Path, Message: fmt.Sprintf("skipping hook %s of plugin %s: %v", h.Key, pl.ID(), err)})
+				continue
+			}
+			kept = append(kept, h)
 		}
+		hooks = kept
 		for i := range warns {
 			// Codex's words for a plugin's file, so a search for its
 			// message finds this one too.
@@ -76,6 +83,20 @@ func (d *DiscoveryRun) AddPlugin(p *Profile, pl *plugins.Plugin) {
 		}
 		d.Add(hooks, warns)
 	}
+}
+
+// pasteProblem says why a plugin hook's command cannot have its plugin
+// variables pasted in: a value holds a character its shell treats specially
+// (plugins.CheckExpand). The hook is then not loaded at all, rather than run
+// with the value quoted in a way its author did not write.
+func pasteProblem(h *Hook) error {
+	if h.Handler.Type != TypeCommand {
+		return nil
+	}
+	if err := plugins.CheckExpand(h.Handler.Command, h.Env); err != nil {
+		return err
+	}
+	return plugins.CheckExpand(h.Handler.CommandWindows, h.Env)
 }
 
 // pluginScript makes a plugin hook's command ready to run: the brace forms of

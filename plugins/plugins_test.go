@@ -666,3 +666,31 @@ func TestLoad_ScannedFolderThatIsAPluginLoadsAsOne(t *testing.T) {
 		t.Errorf("plugins %+v warnings %s", ps, messages(warns))
 	}
 }
+
+func TestCheckExpand_RefusesRootsTheShellWouldRead(t *testing.T) {
+	cmd := `sh "${CLAUDE_PLUGIN_ROOT}/hooks/fmt.sh" --data ${PLUGIN_DATA}`
+	bad := []string{"/p/x$(touch PWNED)y", "/p/x`id`", `/p/q"; id; "`, "/p/it's", "/p/a;b", "/p/a|b", "/p/a&b", "/p/a>b",
+		"/p/a\nb", "/p/a*", "/p/a?", "/p/[ab]", "/p/{a,b}", "/p/a#b", "/p/50%", "/p/a!b", "/p/a=b", "/p/a\tb"}
+	for _, root := range bad {
+		if err := CheckExpand(cmd, Env(root, "/d")); err == nil || !strings.Contains(err.Error(), "${CLAUDE_PLUGIN_ROOT}") {
+			t.Errorf("root %q: err %v, want a refusal naming ${CLAUDE_PLUGIN_ROOT}", root, err)
+		}
+	}
+	if err := CheckExpand(cmd, Env("/p/ok", "/d/x$(id)")); err == nil || !strings.Contains(err.Error(), "${PLUGIN_DATA}") {
+		t.Errorf("data folder: err %v, want a refusal naming ${PLUGIN_DATA}", err)
+	}
+	good := []string{"/home/u/.codex/plugins/cache/acme/fmt/1.2.0+build.7", "/Users/Jo Smith/Library/Application Support/x",
+		"/home/józef/wtyczki/ünïcode", "/srv/a,b:c@d_e-f"}
+	for _, root := range good {
+		if err := CheckExpand(cmd, Env(root, root)); err != nil {
+			t.Errorf("root %q: %v", root, err)
+		}
+	}
+	// Nothing is pasted where the command names no brace form: the shell
+	// reads $CLAUDE_PLUGIN_ROOT from the environment, safely quoted.
+	for _, c := range []string{`sh "$CLAUDE_PLUGIN_ROOT/x.sh"`, "echo ${HOME}", "true"} {
+		if err := CheckExpand(c, Env("/p/x$(id)", "/d/`id`")); err != nil {
+			t.Errorf("%q: %v", c, err)
+		}
+	}
+}
