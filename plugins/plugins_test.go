@@ -694,3 +694,56 @@ func TestCheckExpand_RefusesRootsTheShellWouldRead(t *testing.T) {
 		}
 	}
 }
+
+func TestLoad_ManifestSymlinkedOutsideThePluginIsRefused(t *testing.T) {
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"plugin.json": `{"name": "borrowed"}`})
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"hooks/hooks.json": stopHooks})
+	symlink(t, filepath.Join(outside, "plugin.json"), filepath.Join(root, ".claude-plugin", "plugin.json"))
+	ps, warns := Load(Options{Plugins: []Config{{Root: root}}, DataHome: t.TempDir(), Rule: ClaudeRule})
+	if len(ps) != 0 {
+		t.Errorf("loaded %+v through a manifest outside the plugin", ps[0])
+	}
+	wantWarning(t, warns, "skipping plugin "+root, "failed to read plugin manifest", "outside the plugin root")
+
+	// Inside the plugin a symlinked manifest is fine, relative or absolute.
+	for _, absolute := range []bool{false, true} {
+		root := t.TempDir()
+		writeTree(t, root, map[string]string{"manifest.json": `{"name": "linked"}`, "hooks/hooks.json": stopHooks})
+		target := filepath.Join("..", "manifest.json")
+		if absolute {
+			target = filepath.Join(root, "manifest.json")
+		}
+		symlink(t, target, filepath.Join(root, ".claude-plugin", "plugin.json"))
+		p, warns := loadOne(t, root)
+		if p.Name != "linked" || len(p.Sources) != 1 || len(warns) != 0 {
+			t.Errorf("symlink to %s: plugin %+v warnings %s", target, p, messages(warns))
+		}
+	}
+}
+
+func TestReadInRoot_ChecksTheFileItOpened(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"plugin.json": `{"name": "a"}`, "other.json": `{"name": "b"}`})
+	path := filepath.Join(root, "plugin.json")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sameFileInside(root, path, opened); err != nil {
+		t.Fatalf("unchanged file: %v", err)
+	}
+	// Swapped after the open: what is at the path now is not what was read.
+	if err := os.Rename(filepath.Join(root, "other.json"), path); err != nil {
+		t.Fatal(err)
+	}
+	if err := sameFileInside(root, path, opened); err == nil || !strings.Contains(err.Error(), "changed while being read") {
+		t.Errorf("swapped file: err %v", err)
+	}
+}
