@@ -12,7 +12,7 @@ func projectWithHooks(t *testing.T) (home, repo string) {
 	t.Helper()
 	home, repo = t.TempDir(), t.TempDir()
 	for path, doc := range map[string]string{
-		filepath.Join(repo, ".git", "HEAD"):          "ref: refs/heads/main\n",
+		filepath.Join(repo, ".git", "HEAD"):         "ref: refs/heads/main\n",
 		filepath.Join(repo, ".codex", "hooks.json"): `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`,
 		filepath.Join(home, "config.toml"):          "[projects.\"" + repo + "\"]\ntrust_level = \"trusted\"\n",
 	} {
