@@ -29,7 +29,10 @@ var Profile = &hooks.Profile{
 	// --trust-project; the CLI's --trust-folder); nothing else is reviewed.
 	Trust:        false,
 	NoEnablement: true,
+	// One after another in file order; a deny ends the run (the CLI does
+	// not start the next preToolUse hook after one denied).
 	Serial:       true,
+	StopAtDeny:   true,
 	ProjectCwd:   true,
 	Discover:     discover,
 	PrepareInput: prepareInput,

@@ -11,7 +11,7 @@ import (
 func TestVSCodeInput_SnakeCaseWithClaudeToolNames(t *testing.T) {
 	in := []byte(`{"sessionId":"s1","timestamp":1767225600000,"cwd":"/repo","toolName":"bash","toolArgs":{"command":"ls"},"toolResult":{"resultType":"success","textResultForLlm":"a"}}`)
 	out := vscodeInput("PostToolUse", in)
-	want := `{"hook_event_name":"PostToolUse","session_id":"s1","transcript_path":null,"cwd":"/repo","timestamp":"2026-01-01T00:00:00.000Z","tool_name":"Bash","tool_input":{"command":"ls"},"tool_result":{"result_type":"success","text_result_for_llm":"a"}}`
+	want := `{"hook_event_name":"PostToolUse","session_id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/repo","tool_name":"Bash","tool_input":{"command":"ls"},"tool_result":{"result_type":"success","text_result_for_llm":"a"}}`
 	if string(out) != want {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}
@@ -45,3 +45,20 @@ func TestMatchers_AnchoredOnCopilotNamesClaudeNamesForPascalCase(t *testing.T) {
 }
 
 var testSource = hooks.Source{Layer: hooks.LayerUser, Path: "test.json"}
+
+func TestLiftAnswer_PascalCaseAnswersReadAsCamelCase(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r","updatedInput":{"a":1}}}`,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r","updatedInput":{"a":1}},"modifiedArgs":{"a":1},"permissionDecision":"deny","permissionDecisionReason":"r"}`},
+		{`{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"m","interrupt":true}}}`,
+			`{"behavior":"deny","hookSpecificOutput":{"decision":{"behavior":"deny","message":"m","interrupt":true}},"interrupt":true,"message":"m"}`},
+		// The top level wins; text and other JSON are left alone.
+		{`{"permissionDecision":"allow","hookSpecificOutput":{"permissionDecision":"deny"}}`, `{"hookSpecificOutput":{"permissionDecision":"deny"},"permissionDecision":"allow"}`},
+		{"plain text", "plain text"},
+		{`{"decision":"block"}`, `{"decision":"block"}`},
+	} {
+		if got := liftAnswer(tc.in); got != tc.want {
+			t.Errorf("liftAnswer(%s)\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+}

@@ -69,10 +69,13 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 			}
 			run.Handler.Command = "cd " + shellQuote(dir) + " && " + h.Handler.Command
 		}
-		if ev := h.Env[envVSCode]; ev != "" {
-			stdin = vscodeInput(ev, stdin)
+		ev := h.Env[envVSCode]
+		if ev == "" {
+			return e.RunCommand(ctx, &run, stdin)
 		}
-		return e.RunCommand(ctx, &run, stdin)
+		raw := e.RunCommand(ctx, &run, vscodeInput(ev, stdin))
+		raw.Stdout = liftAnswer(raw.Stdout)
+		return raw
 	})
 }
 
@@ -99,11 +102,16 @@ func httpKind(*hooks.Engine) hooks.HandlerKind {
 			headers[k.Str] = v.String()
 			return true
 		})
-		if ev := h.Env[envVSCode]; ev != "" {
+		ev := h.Env[envVSCode]
+		if ev != "" {
 			stdin = vscodeInput(ev, stdin)
 		}
-		return httphook.Post(ctx, httphook.Request{URL: h.Handler.Command, Headers: headers, Allowed: allowed,
+		raw := httphook.Post(ctx, httphook.Request{URL: h.Handler.Command, Headers: headers, Allowed: allowed,
 			Body: stdin, Timeout: h.Handler.Limit()})
+		if ev != "" {
+			raw.Stdout = liftAnswer(raw.Stdout)
+		}
+		return raw
 	})
 }
 
@@ -163,16 +171,14 @@ func snake(k string) string {
 }
 
 // vscodeInput is the snake_case ("VS Code compatible") input of a hook
-// written under a PascalCase event: hook_event_name, session_id,
-// transcript_path, cwd and an ISO timestamp first; toolName becomes
-// tool_name with Claude Code's name, toolArgs tool_input, and the other
-// keys (toolResult's too) snake_case.
+// written under a PascalCase event, in the order Copilot CLI writes it:
+// hook_event_name, session_id, an ISO timestamp and cwd first; toolName
+// becomes tool_name with Claude Code's name, toolArgs tool_input, and the
+// other keys (toolResult's too) snake_case.
 func vscodeInput(event string, input []byte) []byte {
 	in := gjson.ParseBytes(input)
-	out := map[string]any{}
-	order := []string{"hook_event_name", "session_id", "transcript_path", "cwd", "timestamp"}
-	out["hook_event_name"] = event
-	out["transcript_path"] = nil
+	out := map[string]any{"hook_event_name": event}
+	order := []string{"hook_event_name", "session_id", "timestamp", "cwd"}
 	in.ForEach(func(k, v gjson.Result) bool {
 		key := snake(k.Str)
 		var val any = json.RawMessage(v.Raw)
@@ -218,4 +224,42 @@ func vscodeInput(event string, input []byte) []byte {
 		buf = append(append(append(buf, kb...), ':'), vb...)
 	}
 	return append(buf, '}')
+}
+
+// liftAnswer turns a PascalCase hook's answer into the camelCase form the
+// events read: hookSpecificOutput's permissionDecision,
+// permissionDecisionReason, additionalContext, updatedInput (as
+// modifiedArgs) and decision{behavior, message, interrupt} move to the top
+// level, unless the top level already has them. A camelCase hook's
+// hookSpecificOutput is not read at all (checked against the CLI).
+func liftAnswer(stdout string) string {
+	text := strings.TrimSpace(stdout)
+	if !strings.HasPrefix(text, "{") || !gjson.Valid(text) {
+		return stdout
+	}
+	hso := gjson.Get(text, "hookSpecificOutput")
+	if !hso.IsObject() {
+		return stdout
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &m) != nil {
+		return stdout
+	}
+	lift := func(to string, v gjson.Result) {
+		if _, has := m[to]; !has && v.Exists() {
+			m[to] = json.RawMessage(v.Raw)
+		}
+	}
+	for _, k := range []string{"permissionDecision", "permissionDecisionReason", "additionalContext"} {
+		lift(k, hso.Get(k))
+	}
+	lift("modifiedArgs", hso.Get("updatedInput"))
+	lift("behavior", hso.Get("decision.behavior"))
+	lift("message", hso.Get("decision.message"))
+	lift("interrupt", hso.Get("decision.interrupt"))
+	b, err := json.Marshal(m)
+	if err != nil {
+		return stdout
+	}
+	return string(b)
 }

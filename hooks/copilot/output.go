@@ -20,19 +20,14 @@ import (
 //     postToolUseFailure exit 2 sends stderr to the model as guidance;
 //   - on exit 0 stdout is read as JSON; plain text is ignored, and so is
 //     text that is not valid JSON (the hook is reported failed);
-//   - the camelCase answer is top-level (permissionDecision,
+//   - the answer is read at the top level (permissionDecision,
 //     permissionDecisionReason, modifiedArgs, additionalContext, decision,
-//     reason, behavior, message, interrupt); the PascalCase form's
-//     hookSpecificOutput (permissionDecision, updatedInput,
-//     additionalContext, decision{behavior,...}) is read too.
+//     reason, behavior, message, interrupt). A camelCase hook's
+//     hookSpecificOutput is ignored (checked against the CLI); a PascalCase
+//     hook's is lifted to the top level before this reads it (liftAnswer).
 
-// field returns a top-level field, or the same field in hookSpecificOutput.
-func field(obj gjson.Result, name string) gjson.Result {
-	if v := obj.Get(name); v.Exists() && v.Type != gjson.Null {
-		return v
-	}
-	return obj.Get("hookSpecificOutput." + name)
-}
+// field returns a top-level field.
+func field(obj gjson.Result, name string) gjson.Result { return obj.Get(name) }
 
 func (ce *copilotEvent) parse(raw hooks.RawResult, async bool) hooks.Outcome {
 	o, ended := hooks.ProcessFailure(raw, hooks.MsgNoStatus)
@@ -95,15 +90,9 @@ func (ce *copilotEvent) parse(raw hooks.RawResult, async bool) hooks.Outcome {
 		}
 		if m := obj.Get("modifiedArgs"); m.IsObject() {
 			o.UpdatedInput = json.RawMessage(m.Raw)
-		} else if u := obj.Get("hookSpecificOutput.updatedInput"); u.IsObject() {
-			o.UpdatedInput = json.RawMessage(u.Raw)
 		}
 	case kindPermission:
-		b := obj.Get("behavior").Str
-		if b == "" {
-			b = obj.Get("hookSpecificOutput.decision.behavior").Str
-		}
-		switch b {
+		switch obj.Get("behavior").Str {
 		case "deny":
 			o.Permission, o.Block, o.Status = hooks.DecisionDeny, true, hooks.StatusBlocked
 			o.Reason = permissionMessage(obj)
@@ -135,16 +124,9 @@ func deny(o *hooks.Outcome, reason string) {
 	o.Permission = hooks.DecisionDeny
 }
 
-func permissionMessage(obj gjson.Result) string {
-	if m := obj.Get("message"); m.Type == gjson.String {
-		return m.Str
-	}
-	return obj.Get("hookSpecificOutput.decision.message").Str
-}
+func permissionMessage(obj gjson.Result) string { return obj.Get("message").Str }
 
-func interrupt(obj gjson.Result) bool {
-	return obj.Get("interrupt").Type == gjson.True || obj.Get("hookSpecificOutput.decision.interrupt").Type == gjson.True
-}
+func interrupt(obj gjson.Result) bool { return obj.Get("interrupt").Type == gjson.True }
 
 // combine folds the outcomes in configuration (file) order: on preToolUse
 // any deny wins, with the first deny's reason alone, then ask, then allow,

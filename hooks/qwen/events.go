@@ -88,6 +88,8 @@ func qwenEventRules() []*hooks.EventRules {
 		if qe.mode {
 			common = append(common, "permission_mode")
 		}
+		// Written when the host has them (a subagent's id, the prompt's).
+		common = append(common, "agent_id", "prompt_id")
 		ev := &hooks.EventRules{
 			Name:           qe.name,
 			Label:          qe.label,
