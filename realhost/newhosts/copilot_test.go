@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -294,4 +295,52 @@ func TestCopilot_SpawnCost(t *testing.T) {
 	timings = append(timings, fmt.Sprintf("copilot: CLI's own time per trivial hook (`true`) from its logs, median of %d: %d ms (-1: the logs give none); hookd `hooks/run` round trip, median of 20: %.1f ms; one `copilot -p` run: %.1f s",
 		len(ds), median(ds), float64(rt.Microseconds())/1000, r.took.Seconds()))
 	rowsMu.Unlock()
+}
+
+// TestCopilot_UserFolderAndShell settles two points the reference leaves
+// open: whether ~/.copilot/hooks/*.json is read, and whether hooks run in a
+// login shell.
+func TestCopilot_UserFolderAndShell(t *testing.T) {
+	rec := newRecorder(t)
+	r := newCopilot(t, map[string]any{}, copilotShell, say("ok"))
+	shell := filepath.Join(rec.dir, "shell")
+	cmd := `{ if shopt -q login_shell; then echo login; else echo nonlogin; fi; } > ` + quote(shell) + `.$$; ` + rec.cmd("user", "", 0)
+	b, _ := json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"preToolUse": []any{chook("", cmd)}}})
+	writeFile(t, filepath.Join(r.home, ".copilot", "hooks", "user.json"), string(b))
+	r.run(t, "run it")
+	calls := rec.calls("user")
+	host := "not read"
+	if len(calls) > 0 {
+		host = "read"
+	}
+	hostShell := readShells(shell)
+	if files, _ := filepath.Glob(shell + ".*"); len(files) > 0 {
+		for _, f := range files {
+			os.Remove(f)
+		}
+	}
+	input := `{"toolName":"bash","toolArgs":{"command":"echo x"}}`
+	if len(calls) > 0 {
+		input = calls[0].stdin
+	}
+	r.hookd(t, "preToolUse", input)
+	mine := "not read"
+	if len(rec.calls("user")) > len(calls) {
+		mine = "read"
+	}
+	record(t, "copilot", "~/.copilot/hooks/*.json is read", host, mine)
+	if hostShell != "" {
+		record(t, "copilot", "hooks run in a login shell", hostShell, readShells(shell))
+	}
+}
+
+// readShells joins what the shell.<pid> files say, sorted.
+func readShells(prefix string) string {
+	files, _ := filepath.Glob(prefix + ".*")
+	var out []string
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		out = append(out, strings.TrimSpace(string(b)))
+	}
+	return sorted(out)
 }
