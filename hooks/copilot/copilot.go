@@ -110,9 +110,14 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	opts.SessionHooks = d.SplitSessionState(opts.SessionHooks)
 	if home := hooks.ResolveHome(p, opts.Home); home != "" {
 		d.folder(filepath.Join(home, "hooks"), hooks.LayerUser, nil)
+		d.settings(filepath.Join(home, "settings.json"), hooks.LayerUser)
 	}
 	if dir := hooks.ProjectFolder(p, opts, ""); dir != "" {
 		d.folder(dir, hooks.LayerProject, nil)
+		root := filepath.Dir(filepath.Dir(dir))
+		for _, name := range []string{"settings.json", "settings.local.json"} {
+			d.settings(filepath.Join(root, ".github", "copilot", name), hooks.LayerProject)
+		}
 	}
 	if opts.Managed != "" {
 		d.file(hooks.AbsClean(opts.Managed), hooks.LayerManaged, nil)
@@ -135,6 +140,32 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 		d.Warns = append(d.Warns, hooks.Warning{Source: d.offFile, Message: fmt.Sprintf("hooks are turned off by disableAllHooks: true in %s", d.offFile)})
 	}
 	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
+}
+
+// settings reads the inline "hooks" (the same {event: [...]} object as a
+// hooks file's) and disableAllHooks of a settings file: the user's
+// <home>/settings.json, or the repository's .github/copilot/settings.json
+// and settings.local.json. Settings hold much more; other keys are not
+// reported, and a missing file is the normal case.
+func (d *discovery) settings(path, layer string) {
+	if _, err := os.Stat(path); err != nil {
+		return
+	}
+	data, ok := d.Read(path)
+	if !ok {
+		return
+	}
+	if !gjson.ValidBytes(data) {
+		d.warn(path, "failed to parse settings %s: invalid JSON", path)
+		return
+	}
+	root := gjson.ParseBytes(data)
+	if root.Get("disableAllHooks").Type == gjson.True {
+		d.offFile = path
+	}
+	if h := root.Get("hooks"); h.IsObject() {
+		d.value(h, hooks.Source{Layer: layer, Path: path}, path, map[string]string{"COPILOT_HOOK_DIR": filepath.Dir(path)})
+	}
 }
 
 // folder reads every *.json file of dir, in name order.

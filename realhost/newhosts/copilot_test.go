@@ -357,3 +357,42 @@ func readShells(prefix string) string {
 	}
 	return sorted(out)
 }
+
+// TestCopilot_SettingsHooks checks the inline "hooks" of the user's
+// ~/.copilot/settings.json and the repository's .github/copilot/settings.json.
+func TestCopilot_SettingsHooks(t *testing.T) {
+	rec := newRecorder(t)
+	r := newCopilot(t, map[string]any{}, copilotShell, say("ok"))
+	for _, f := range []struct{ name, path string }{
+		{"usersettings", filepath.Join(r.home, ".copilot", "settings.json")},
+		{"reposettings", filepath.Join(r.work, ".github", "copilot", "settings.json")},
+		{"repolocal", filepath.Join(r.work, ".github", "copilot", "settings.local.json")},
+	} {
+		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"preToolUse": []any{chook("", rec.cmd(f.name, "", 0))}}})
+		writeFile(t, f.path, string(b))
+	}
+	r.run(t, "run it")
+	var input string
+	host := map[string]bool{}
+	for _, n := range []string{"usersettings", "reposettings", "repolocal"} {
+		if c := rec.calls(n); len(c) > 0 {
+			host[n] = true
+			input = c[0].stdin
+		}
+	}
+	if input == "" {
+		input = `{"toolName":"bash","toolArgs":{"command":"echo x"}}`
+	}
+	res := r.hookd(t, "preToolUse", input)
+	for _, n := range []string{"usersettings", "reposettings", "repolocal"} {
+		mine := false
+		gjson.Get(res, "hooks").ForEach(func(_, h gjson.Result) bool {
+			k := h.Get("key").Str
+			mine = mine || (n == "usersettings" && strings.Contains(k, ".copilot/settings.json")) ||
+				(n == "reposettings" && strings.Contains(k, ".github/copilot/settings.json")) ||
+				(n == "repolocal" && strings.Contains(k, "settings.local.json"))
+			return true
+		})
+		record(t, "copilot", "inline hooks in "+map[string]string{"usersettings": "~/.copilot/settings.json", "reposettings": ".github/copilot/settings.json", "repolocal": ".github/copilot/settings.local.json"}[n]+" run", runs(host[n]), runs(mine))
+	}
+}
