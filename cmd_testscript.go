@@ -366,3 +366,23 @@ func sameJSON(a, b string) bool {
 	}
 	return reflect.DeepEqual(x, y)
 }
+
+// parseInterspersed parses flags that may come before or after positional
+// arguments ("event -o in.json PreToolUse" and "event PreToolUse -o in.json").
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/hookd/hookd/rpc"
+)
+
+type serveOpts struct {
+	framing, profile, home, logFile, logLevel string
+	maxMessage                                int64
+	bypassTrust                               bool
+}
+
+func (so *serveOpts) register(fs *pflag.FlagSet) {
+	fs.StringVar(&so.framing, "framing", "auto", "message framing: auto (first byte decides), lsp (Content-Length) or jsonl (one message per line)")
+	fs.Int64Var(&so.maxMessage, "max-message-bytes", 64<<20, "largest message accepted; larger frames are skipped unread")
+	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+joinProfiles())
+	fs.StringVar(&so.home, "home", "", "default user `folder` when initialize names none")
+	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
+	fs.StringVar(&so.logFile, "log-file", "", "write logs to this `file` instead of stderr")
+	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+}
+
+func newServeCmd(cio *cmdIO) *cobra.Command {
+	so := &serveOpts{}
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "JSON-RPC 2.0 sidecar on stdin/stdout (what hosts spawn; the default)",
+		Long: `Speaks JSON-RPC 2.0 on stdin/stdout (see docs/cli.md and the protocol
+reference). stdout carries only protocol messages; logs go to stderr or --log-file.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return serve(cmd, so, cio)
+		},
+	}
+	so.register(cmd.Flags())
+	return cmd
+}
+
+func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
+	framing, err := rpc.ParseFraming(so.framing)
+	if err != nil {
+		return usageError{err}
+	}
+	if so.maxMessage <= 0 {
+		return usagef("--max-message-bytes must be positive")
+	}
+	if _, err := lookupProfile(so.profile); err != nil {
+		return usageError{err}
+	}
+	logOut := cio.stderr
+	if so.logFile != "" {
+		f, err := os.OpenFile(so.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("open --log-file: %w", err)
+		}
+		defer f.Close()
+		logOut = f
+	}
+	logger, err := newLogger(so.logLevel, logOut)
+	if err != nil {
+		return usageError{err}
+	}
+	out, err := rpc.ClaimStdout()
+	if err != nil {
+		return err
+	}
+	if isTerminal(os.Stdin) {
+		// A person typed "hookd": without this line it would sit silent.
+		fmt.Fprintln(cio.stderr, "hookd: waiting for JSON-RPC 2.0 messages on stdin (this is what hosts spawn); run 'hookd help' for the commands, Ctrl-D to quit")
+	}
+	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
+		// A host (or a terminal) that signals hookd gets what exit gives: every
+		// handler's process group killed and the spill folder removed.
+		Stop:            signalContext(),
+		Framing:         framing,
+		MaxMessageBytes: so.maxMessage,
+		Profile:         so.profile,
+		Home:            so.home,
+		BypassTrust:     so.bypassTrust,
+		Version:         version,
+		Logger:          logger,
+	})
+	if code != 0 {
+		return exitError{code}
+	}
+	return nil
+}
+
+// isTerminal reports whether f is a character device other than the null
+// device: a terminal, not a pipe or file a host gave.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
+}
