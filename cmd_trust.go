@@ -141,4 +141,3 @@ func cliEngineError(err error) error {
 	}
 	return err
 }
-
