@@ -26,23 +26,35 @@ func envStrict() bool {
 }
 
 func discoveryFailed(n int) error {
-	what := "1 problem"
-	if n != 1 {
-		what = fmt.Sprintf("%d problems", n)
-	}
-	return fmt.Errorf("--strict: the hooks files have %s (above); fix them, or see them all with 'hookd check'", what)
+	return fmt.Errorf("--strict: %s in the hooks files lost hooks (above); fix them, or see every problem with 'hookd check'", plural(n, "error"))
 }
 
-// printWarnings prints discovery warnings, one a line; under --strict they
-// are errors.
-func printWarnings(w io.Writer, warnings []hooks.Warning, strict bool) {
-	severity := "warning"
-	if strict {
-		severity = "error"
-	}
+// printWarnings prints discovery warnings, one a line, and returns how many
+// lost hooks (Warning.Severity error); under --strict those say "error:".
+func printWarnings(w io.Writer, warnings []hooks.Warning, strict bool) int {
+	n := 0
 	for _, wr := range warnings {
+		severity := hooks.SeverityWarning
+		if wr.Severity() == hooks.SeverityError {
+			n++
+			if strict {
+				severity = hooks.SeverityError
+			}
+		}
 		fmt.Fprintln(w, formatWarning(wr, severity))
 	}
+	return n
+}
+
+// countErrors counts the warnings that lost hooks.
+func countErrors(warnings []hooks.Warning) int {
+	n := 0
+	for _, w := range warnings {
+		if w.Severity() == hooks.SeverityError {
+			n++
+		}
+	}
+	return n
 }
 
 // formatWarning is "SEVERITY: SOURCE [where]: MESSAGE", the path said once:

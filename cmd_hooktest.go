@@ -253,6 +253,21 @@ func (r *scriptRunner) runSuite(s suite, self, bin string, keepWork bool) {
 // setupScriptEnv gives a script its plugin and a private Codex home, data and
 // XDG folders under $WORK, so nothing of the user's own setup leaks in.
 func setupScriptEnv(env *testscript.Env, plugin, self, bin string, keepWork bool) error {
+	if err := scriptEnv(env, plugin); err != nil {
+		return err
+	}
+	env.Setenv("HOOKD", self)
+	env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+	if t, ok := env.T().(*scriptT); ok && keepWork {
+		t.work = env.WorkDir
+	}
+	return nil
+}
+
+// scriptEnv is the environment every script gets, under hookd test and under
+// go test (hookd's own testscripts/): the same variables, so a script that
+// passes in one passes in the other.
+func scriptEnv(env *testscript.Env, plugin string) error {
 	data := filepath.Join(env.WorkDir, ".plugin-data")
 	home := filepath.Join(env.WorkDir, ".codex")
 	for _, d := range []string{data, home} {
@@ -261,7 +276,6 @@ func setupScriptEnv(env *testscript.Env, plugin, self, bin string, keepWork bool
 		}
 	}
 	vars := [][2]string{
-		{"HOOKD", self},
 		{"PLUGIN", plugin},
 		{"PLUGIN_ROOT", plugin},
 		{"CLAUDE_PLUGIN_ROOT", plugin},
@@ -273,13 +287,9 @@ func setupScriptEnv(env *testscript.Env, plugin, self, bin string, keepWork bool
 		{"XDG_STATE_HOME", filepath.Join(env.WorkDir, ".local", "state")},
 		{"XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache")},
 		{"HOOKD_STRICT", "1"},
-		{"PATH", bin + string(os.PathListSeparator) + env.Getenv("PATH")},
 	}
 	for _, kv := range vars {
 		env.Setenv(kv[0], kv[1])
-	}
-	if t, ok := env.T().(*scriptT); ok && keepWork {
-		t.work = env.WorkDir
 	}
 	return nil
 }

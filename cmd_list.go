@@ -32,7 +32,7 @@ enabled state. When it finds none it names the folders it searched.`,
 	ef.register(cmd.Flags())
 	cmd.Flags().BoolVar(&lo.json, "json", false, "print hooks/list's JSON instead of a table")
 	cmd.Flags().StringVar(&lo.event, "event", "", "only this `EVENT`'s hooks")
-	cmd.Flags().BoolVar(&lo.strict, "strict", envStrict(), "a problem in any hooks file is an error (default: $HOOKD_STRICT)")
+	cmd.Flags().BoolVar(&lo.strict, "strict", envStrict(), "fail when a hooks file has an error that loses hooks (default: $HOOKD_STRICT)")
 	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(ef))
 	return cmd
 }
@@ -60,12 +60,12 @@ func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) er
 			return err
 		}
 		fmt.Fprintf(stdout, "%s\n", out)
-		if lo.strict && len(warnings) > 0 {
-			return discoveryFailed(len(warnings))
+		if n := countErrors(warnings); lo.strict && n > 0 {
+			return discoveryFailed(n)
 		}
 		return nil
 	}
-	printWarnings(cio.stderr, warnings, lo.strict)
+	_ = printWarnings(cio.stderr, warnings, lo.strict)
 	if len(list) == 0 {
 		what := "no hooks found"
 		if lo.event != "" {
@@ -75,8 +75,8 @@ func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) er
 		for _, f := range searchedFolders(opts) {
 			fmt.Fprintf(stdout, "  %s\n", f)
 		}
-		if lo.strict && len(warnings) > 0 {
-			return discoveryFailed(len(warnings))
+		if n := countErrors(warnings); lo.strict && n > 0 {
+			return discoveryFailed(n)
 		}
 		return nil
 	}
@@ -110,8 +110,8 @@ func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) er
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if lo.strict && len(warnings) > 0 {
-		return discoveryFailed(len(warnings))
+	if n := countErrors(warnings); lo.strict && n > 0 {
+		return discoveryFailed(n)
 	}
 	return nil
 }

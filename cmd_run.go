@@ -38,7 +38,7 @@ error: nothing runs and hookd exits 1.`,
 	ef.register(cmd.Flags())
 	cmd.Flags().StringVar(&ro.input, "input", "", "event input JSON: a `file`, or - for stdin (default: {})")
 	cmd.Flags().StringVar(&ro.turnID, "turn-id", "", "turn_id given to turn-scoped events")
-	cmd.Flags().BoolVar(&ro.strict, "strict", envStrict(), "a problem in any hooks file is an error (default: $HOOKD_STRICT)")
+	cmd.Flags().BoolVar(&ro.strict, "strict", envStrict(), "fail when a hooks file has an error that loses hooks (default: $HOOKD_STRICT)")
 	return cmd
 }
 
@@ -71,9 +71,8 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 		return err
 	}
 	_, warnings := e.List("")
-	printWarnings(cio.stderr, warnings, ro.strict)
-	if ro.strict && len(warnings) > 0 {
-		return discoveryFailed(len(warnings))
+	if n := printWarnings(cio.stderr, warnings, ro.strict); ro.strict && n > 0 {
+		return discoveryFailed(n)
 	}
 	res, err := e.Run(signalContext(), event, input, ro.turnID)
 	if err != nil {

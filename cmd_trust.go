@@ -129,7 +129,7 @@ func reviewEngine(ef *engineFlags, stderr io.Writer) (*hooks.Engine, error) {
 		return nil, err
 	}
 	_, warnings := e.List("")
-	printWarnings(stderr, warnings, false)
+	_ = printWarnings(stderr, warnings, false)
 	return e, nil
 }
 

@@ -32,13 +32,11 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testscripts",
 		RequireExplicitExec: true,
+		// The environment hookd test gives scripts, $PLUGIN being the
+		// repository: "hookd test" in a clone runs these scripts too.
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("FIXTURES", filepath.Join(root, "fixtures"))
-			env.Setenv("REPO", root)
-			env.Setenv("CODEX_HOME", filepath.Join(env.WorkDir, ".codex"))
-			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".local", "share"))
 			env.Setenv("SHELL", "/bin/sh")
-			return nil
+			return scriptEnv(env, root)
 		},
 	})
 }
