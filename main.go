@@ -139,6 +139,7 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 		newSetEnabledCmd(cio, true),
 		newSetEnabledCmd(cio, false),
 		newTestCmd(cio),
+		newCheckCmd(cio),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print the version",

@@ -23,6 +23,7 @@ var Codex = &Profile{
 	CompileMatcher: CodexMatcher,
 	ToolNames:      codexToolNames,
 	CanonicalTool:  codexCanonicalTool,
+	Tools:          codexTools,
 	Trust:          true,
 	KillGrace:      time.Second,
 	PluginRule:     plugins.CodexRule,

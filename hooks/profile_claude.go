@@ -30,6 +30,7 @@ var Claude = &Profile{
 	ProjectDir:     ".claude",
 	Events:         claudeEventRules(),
 	CompileMatcher: ClaudeMatcher,
+	Tools:          claudeTools,
 	Trust:          false,
 	KillGrace:      time.Second,
 	PluginRule:     plugins.ClaudeRule,

@@ -24,6 +24,7 @@ var Mind = &Profile{
 	CompileMatcher: MindMatcher,
 	ToolNames:      mindToolNames,
 	CanonicalTool:  mindCanonicalTool,
+	Tools:          mindTools,
 	Trust:          true,
 	KillGrace:      time.Second,
 	Discover:       discoverMind,
