@@ -140,6 +140,7 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 		newSetEnabledCmd(cio, false),
 		newTestCmd(cio),
 		newCheckCmd(cio),
+		newEventCmd(cio),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print the version",
