@@ -84,6 +84,13 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 	}
 	fmt.Fprintf(cio.stdout, "%s\n", out)
 	warnSkippedForReview(cio.stderr, res, ef.sameFlags(cmd.Flags()))
+	if len(res.Hooks) == 0 {
+		in := ""
+		if ro.input != "" {
+			in = " --input " + shellQuote(ro.input)
+		}
+		fmt.Fprintf(cio.stderr, "note: no hook ran; for why, see hookd explain %s%s%s\n", event, in, ef.sameFlags(cmd.Flags()))
+	}
 	if e.EndsSession(event) {
 		if err := e.EndSession(); err != nil {
 			fmt.Fprintf(cio.stderr, "warning: %v\n", err)

@@ -141,6 +141,7 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 		newTestCmd(cio),
 		newCheckCmd(cio),
 		newEventCmd(cio),
+		newExplainCmd(cio),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print the version",
