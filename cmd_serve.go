@@ -12,6 +12,7 @@ import (
 
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
+	record                                    string
 	maxMessage                                int64
 	bypassTrust                               bool
 }
@@ -24,6 +25,7 @@ func (so *serveOpts) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
 	fs.StringVar(&so.logFile, "log-file", "", "write logs to this `file` instead of stderr")
 	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.StringVar(&so.record, "record", "", "append every hooks/run input and result to this `file` (JSON lines, for hookd replay)")
 }
 
 func newServeCmd(cio *cmdIO) *cobra.Command {
@@ -52,6 +54,13 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 	}
 	if _, err := lookupProfile(so.profile); err != nil {
 		return usageError{err}
+	}
+	if so.record != "" {
+		f, err := os.OpenFile(so.record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("--record: %w", err)
+		}
+		f.Close()
 	}
 	logOut := cio.stderr
 	if so.logFile != "" {
@@ -85,6 +94,7 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 		BypassTrust:     so.bypassTrust,
 		Version:         version,
 		Logger:          logger,
+		Record:          so.record,
 	})
 	if code != 0 {
 		return exitError{code}

@@ -142,6 +142,7 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 		newCheckCmd(cio),
 		newEventCmd(cio),
 		newExplainCmd(cio),
+		newReplayCmd(cio),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print the version",

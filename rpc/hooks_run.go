@@ -35,6 +35,9 @@ func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	e := s.Engine()
 	res, err := e.Run(ctx, *p.Event, input, p.TurnID)
+	if err == nil {
+		s.recordRun(*p.Event, p.TurnID, input, res)
+	}
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {
 		return nil, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)

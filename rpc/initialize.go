@@ -55,6 +55,8 @@ type initializeParams struct {
 		ToolLocations map[string]string          `json:"toolLocations"`
 		EnvAllowlist  []string                   `json:"envAllowlist"`
 		Features      map[string]json.RawMessage `json:"features"`
+		// Record: append every hooks/run input and result to this file.
+		Record *string `json:"record"`
 	} `json:"config"`
 }
 
@@ -99,6 +101,10 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	opts.Logger = s.log
 	opts.Host = s
+	rec, err := s.openRecorder(&p, opts.Profile.Name)
+	if err != nil {
+		return nil, err
+	}
 	e := hooks.New(opts)
 	sum, err := e.LoadChecked()
 	if err != nil {
@@ -108,6 +114,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 
 	s.mu.Lock()
 	s.engine = e
+	s.record = rec
 	s.state = stateReady
 	s.mu.Unlock()
 	if p.ProcessID != nil && *p.ProcessID > 0 {

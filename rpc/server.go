@@ -43,6 +43,10 @@ type Options struct {
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context
+	// Record names a file every hooks/run input and result is appended to,
+	// one JSON line each (hookd serve --record); initialize's config.record
+	// replaces it. "": none.
+	Record string
 }
 
 // A method is one entry of the dispatch table.
@@ -79,6 +83,7 @@ type Server struct {
 	mu      sync.Mutex
 	state   lifecycle
 	engine  *hooks.Engine
+	record  *recorder
 	cancels map[jsonrpc2.ID]context.CancelFunc
 
 	inflight sync.WaitGroup
