@@ -52,8 +52,8 @@ Variables: $PLUGIN (the plugin folder; also $PLUGIN_ROOT, $CLAUDE_PLUGIN_ROOT),
 $PLUGIN_DATA, $CODEX_HOME (an empty folder in $WORK), $HOOKD (this binary), $WORK.`
 
 type testOpts struct {
-	verbose, work bool
-	run           string
+	verbose, work, watch bool
+	run                  string
 }
 
 func newTestCmd(cio *cmdIO) *cobra.Command {
@@ -68,6 +68,7 @@ func newTestCmd(cio *cmdIO) *cobra.Command {
 	}
 	cmd.Flags().BoolVarP(&to.verbose, "verbose", "v", false, "print every script's log, not only the failing ones")
 	cmd.Flags().BoolVar(&to.work, "work", false, "keep each script's $WORK folder and print its path")
+	cmd.Flags().BoolVar(&to.watch, "watch", false, "after the run, run the scripts again whenever a file of the plugin changes, until Ctrl-C")
 	cmd.Flags().StringVar(&to.run, "run", "", "run only the scripts whose name (file name without .txtar) matches this `regexp`")
 	return cmd
 }
@@ -98,6 +99,25 @@ func runTests(to *testOpts, args []string, cio *cmdIO) error {
 	if err := os.Symlink(self, filepath.Join(bin, "hookd")); err != nil {
 		return fmt.Errorf("put hookd on the scripts' PATH: %w", err)
 	}
+	err = runSuites(to, suites, self, bin, stdout)
+	if !to.watch {
+		return err
+	}
+	ctx := signalContext()
+	fmt.Fprintln(stdout, "watching the plugin folders: the scripts run again on every change (Ctrl-C to stop)")
+	return watchAndRerun(ctx, func() []string { return suiteFolders(suites) }, func() {
+		fmt.Fprintf(stdout, "\n--- change seen at %s: running again\n", time.Now().Format("15:04:05"))
+		if again, ferr := findScripts(args, filter); ferr != nil {
+			fmt.Fprintf(stdout, "%v\n", ferr)
+		} else {
+			suites = again
+			_ = runSuites(to, suites, self, bin, stdout)
+		}
+	}, nil)
+}
+
+// runSuites runs every suite once and prints the summary line.
+func runSuites(to *testOpts, suites []suite, self, bin string, stdout io.Writer) error {
 	r := &scriptRunner{out: stdout, verbose: to.verbose}
 	for _, s := range suites {
 		r.runSuite(s, self, bin, to.work)

@@ -57,6 +57,8 @@ type initializeParams struct {
 		Features      map[string]json.RawMessage `json:"features"`
 		// Record: append every hooks/run input and result to this file.
 		Record *string `json:"record"`
+		// Watch: reload when the hook sources change, and send hooks/changed.
+		Watch bool `json:"watch"`
 	} `json:"config"`
 }
 
@@ -119,6 +121,11 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	s.mu.Unlock()
 	if p.ProcessID != nil && *p.ProcessID > 0 {
 		go s.watchParent(*p.ProcessID)
+	}
+	if p.Config.Watch {
+		if err := s.watchSources(e); err != nil {
+			s.log.Warn("cannot watch hook sources; hooks/reload still works", "error", err)
+		}
 	}
 	_, warnings := e.List("")
 	// Warnings go out right after the reply, on the reader goroutine (this
