@@ -37,7 +37,9 @@ parses, else as text.`,
   hookd event UserPromptSubmit --prompt 'deploy to prod' > prompt.json
   hookd event Stop --set stop_hook_active=true --profile claude`,
 		Args:              eventArg,
-		ValidArgsFunction: completeEvents(&engineFlags{profile: "codex"}),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return completeEvents(&engineFlags{profile: eo.profile})(cmd, args, toComplete)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, missing, err := eventPayload(eo, args[0])
 			if err != nil {

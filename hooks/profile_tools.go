@@ -15,4 +15,5 @@ var mindTools = append([]string{"shell_command", "exec_command", "write_stdin"},
 // names plugins in the wild match).
 var claudeTools = []string{"Bash", "PowerShell", "Edit", "Write", "Read", "Glob", "Grep", "Agent", "WebFetch",
 	"WebSearch", "AskUserQuestion", "ExitPlanMode", "MultiEdit", "NotebookEdit", "Task", "EnterPlanMode",
-	"Skill", "TodoWrite", "BashOutput", "KillShell", "LS", "NotebookRead", "SlashCommand"}
+	"Skill", "TodoWrite", "BashOutput", "KillShell", "LS", "NotebookRead", "SlashCommand",
+	"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "TaskOutput", "TaskStop"}

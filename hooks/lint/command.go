@@ -30,9 +30,9 @@ var interpreters = map[string]bool{
 	"node": true, "bun": true, "deno": true, "ruby": true, "perl": true, "tsx": true,
 }
 
-// canBlock spots a Stop hook's way to keep the agent going: a block decision
-// or exit code 2.
-var canBlock = regexp.MustCompile(`\bblock\b|\bexit\s+2\b|exit\(2\)`)
+// canBlock spots a Stop hook's way to keep the agent going: a "block"
+// decision (quoted: the word in a comment is not one) or exit code 2.
+var canBlock = regexp.MustCompile(`["']block["']|\bexit\s+2\b|exit\(2\)`)
 
 func (l *fileLinter) command(ev *hooks.EventRules, at gjson.Result) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(at.Str), "")
@@ -69,19 +69,23 @@ func (l *fileLinter) command(ev *hooks.EventRules, at gjson.Result) {
 	}
 }
 
-// unquotedPathVar returns the first of pathVars expanded outside quotes.
+// unquotedPathVar returns the first of pathVars expanded outside quotes:
+// quoted text is not entered, nor the inside of an expansion (the default
+// of ${A:-${B}} is the expansion's business).
 func unquotedPathVar(f *syntax.File) string {
 	found := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
-		w, ok := n.(*syntax.Word)
-		if !ok || found != "" {
-			return found == ""
+		if found != "" {
+			return false
 		}
-		for _, part := range w.Parts {
-			if pe, ok := part.(*syntax.ParamExp); ok && pathVars[pe.Param.Value] {
-				found = pe.Param.Value
-				return false
+		switch n := n.(type) {
+		case *syntax.DblQuoted, *syntax.SglQuoted:
+			return false
+		case *syntax.ParamExp:
+			if pathVars[n.Param.Value] {
+				found = n.Param.Value
 			}
+			return false
 		}
 		return true
 	})

@@ -259,6 +259,10 @@ func lineCol(data []byte, off int) (line, col int) {
 	return line, col
 }
 
+// deliberateAll are the regular expressions written to match everything
+// (".*"): meant, not an accident.
+var deliberateAll = regexp.MustCompile(`^\^?\.[*+]\$?$`)
+
 // probeTool is a name no host has: a matcher that matches it matches every
 // tool.
 const probeTool = "hookd_check_no_such_tool_7f3e"
@@ -302,7 +306,7 @@ func (l *fileLinter) matcher(ev *hooks.EventRules, at gjson.Result) {
 		l.toolNames(at, names)
 		return
 	}
-	if !hooks.IsMatchAll(m) && m.Match([]string{probeTool}) {
+	if !hooks.IsMatchAll(m) && !deliberateAll.MatchString(text) && m.Match([]string{probeTool}) {
 		l.report(at, hooks.SeverityWarning, RuleMatchesAll,
 			"matcher %q matches every tool (it matches an empty or any name: a stray |, or .*); write \"*\" if every tool is meant", text)
 	}

@@ -79,6 +79,10 @@ func TestCheck_EachRuleFindsItsMistakeAndOnlyIt(t *testing.T) {
 		{"tool the host does not have", "claude", map[string]string{"home/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Edit|Wirte", "hooks": [{"type": "command", "command": "true"}]}]}}`}, []string{"warning unknown-tool"}, ""},
 		{"MCP tools are not checked", "claude", map[string]string{"home/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "mcp__memory__read", "hooks": [{"type": "command", "command": "true"}]}]}}`}, nil, ""},
 		{"a stray | matches every tool", "codex", map[string]string{"home/hooks.json": `{"hooks": {"PreToolUse": [{"matcher": "Bash|^Edit|", "hooks": [{"type": "command", "command": "true"}]}]}}`}, []string{"warning matches-all"}, ""},
+		{"a deliberate .* is not an accident", "codex", map[string]string{"home/hooks.json": `{"hooks": {"PreToolUse": [{"matcher": ".*", "hooks": [{"type": "command", "command": "true"}]}]}}`}, nil, ""},
+		{"a plugin root quoted inside an expansion", "claude", map[string]string{
+			"plugin/.claude-plugin/plugin.json": `{"name": "p"}`,
+			"plugin/hooks/hooks.json":           `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "R=\"${CLAUDE_PLUGIN_ROOT:-${PLUGIN_ROOT:-}}\"; sh \"$R/x.sh\""}]}]}}`}, nil, ""},
 		{"a real regex is fine", "codex", map[string]string{"home/hooks.json": `{"hooks": {"PreToolUse": [{"matcher": "^mcp__", "hooks": [{"type": "command", "command": "true"}]}]}}`}, nil, ""},
 		{"if on a non-tool event", "claude", map[string]string{"home/settings.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true", "if": "Bash(git *)"}]}]}}`}, []string{"warning if-non-tool"}, ""},
 		{"unquoted plugin root", "claude", map[string]string{
@@ -101,6 +105,9 @@ func TestCheck_EachRuleFindsItsMistakeAndOnlyIt(t *testing.T) {
 		{"Stop hook that can loop", "codex", map[string]string{
 			"home/stop.sh":    "#!/bin/sh\necho '{\"decision\": \"block\", \"reason\": \"run the tests\"}'\n",
 			"home/hooks.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh $DIR/home/stop.sh"}]}]}}`}, []string{"warning stop-loop"}, ""},
+		{"Stop hook that only says block in a comment", "codex", map[string]string{
+			"home/stop.sh":    "#!/bin/sh\n# never block the session from ending\necho done\n",
+			"home/hooks.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh $DIR/home/stop.sh"}]}]}}`}, nil, ""},
 		{"Stop hook that reads stop_hook_active", "codex", map[string]string{
 			"home/stop.sh":    "#!/bin/sh\ngrep -q '\"stop_hook_active\": *true' && exit 0\necho '{\"decision\": \"block\", \"reason\": \"x\"}'\n",
 			"home/hooks.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh $DIR/home/stop.sh"}]}]}}`}, nil, ""},
