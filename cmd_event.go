@@ -36,7 +36,7 @@ parses, else as text.`,
 		Example: `  hookd event PreToolUse --tool Bash --command 'rm -rf /' | hookd run PreToolUse --input -
   hookd event UserPromptSubmit --prompt 'deploy to prod' > prompt.json
   hookd event Stop --set stop_hook_active=true --profile claude`,
-		Args:              eventArg,
+		Args: eventArg,
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return completeEvents(&engineFlags{profile: eo.profile})(cmd, args, toComplete)
 		},
