@@ -145,4 +145,7 @@ func listNotes(stdout io.Writer, list []hooks.HookInfo, same string) {
 	if n := count[hooks.TrustUntrusted] + count[hooks.TrustModified]; n > 0 {
 		fmt.Fprintf(stdout, "# %d awaiting review (untrusted or modified) do not run until trusted: hookd trust%s KEY... (or --all)\n", n, same)
 	}
+	if len(list) > count[""] {
+		fmt.Fprintf(stdout, "# which of them would run for an input, and why not: hookd explain EVENT --input FILE%s\n", same)
+	}
 }
