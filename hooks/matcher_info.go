@@ -19,10 +19,7 @@ func (p *Profile) CompileMatcherFor(ev *EventRules, pattern string) (Matcher, er
 // list ("Edit|Write"), and false for one that matches all or is a regular
 // expression.
 func ExactNames(m Matcher) ([]string, bool) {
-	switch s := m.(type) {
-	case exactSet:
-		return []string(s), true
-	case fileNames:
+	if s, ok := m.(ExactSet); ok {
 		return []string(s), true
 	}
 	return nil, false
