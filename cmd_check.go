@@ -107,7 +107,7 @@ func checkWith(opts hooks.Options) ([]lint.Diagnostic, error) {
 	e := hooks.New(opts)
 	defer e.Close()
 	if _, err := e.LoadChecked(); err != nil {
-		return []lint.Diagnostic{{Severity: hooks.SeverityError, Rule: lint.RuleDiscovery, Message: err.Error()}}, nil
+		return lint.FromLoadError(err), nil
 	}
 	list, warnings := e.List("")
 	return lint.Check(opts.Profile, list, warnings, candidateFiles(opts)), nil

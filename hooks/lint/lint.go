@@ -64,8 +64,35 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("%s: %s: %s [%s]", where, d.Severity, d.Message, d.Rule)
 }
 
-// positionSuffix is how the hooks readers append a place to a message.
-var positionSuffix = regexp.MustCompile(`\s*\(line (\d+), column (\d+)\)$`)
+// positionSuffix and tomlPath are how the hooks readers append a place to a
+// message: a JSON position, or the path of a TOML value.
+var (
+	positionSuffix = regexp.MustCompile(`\s*\(line (\d+), column (\d+)\)$`)
+	tomlPath       = regexp.MustCompile(`\s*\(at ([^()]+)\)$`)
+)
+
+// uniqueKey finds the line and column of the last key of path in a TOML
+// file, when exactly one line assigns that key.
+func uniqueKey(file, path string) (line, col int, ok bool) {
+	key := path
+	if i := strings.LastIndexAny(path, ".]"); i >= 0 {
+		key = path[i+1:]
+	}
+	if key == "" {
+		return 0, 0, false
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 0, 0, false
+	}
+	re := regexp.MustCompile(`(?m)^([ \t]*)["']?` + regexp.QuoteMeta(key) + `["']?[ \t]*=`)
+	all := re.FindAllSubmatchIndex(data, 2)
+	if len(all) != 1 {
+		return 0, 0, false
+	}
+	line, col = lineCol(data, all[0][3])
+	return line, col, true
+}
 
 // Check lints the hooks discovery loaded (list) and the problems it reported
 // (warnings) under profile p. files names JSON hooks files to read even when
@@ -97,6 +124,29 @@ func Check(p *hooks.Profile, list []hooks.HookInfo, warnings []hooks.Warning, fi
 		walked[f] = ok
 		out = append(out, ds...)
 	}
+	// Hooks from files that are not JSON (config.toml tables, Mirri's
+	// [[hooks]]): the same matcher and command rules, on what discovery
+	// loaded, placed where the text is found in the file.
+	other := map[string]*fileLinter{}
+	for _, h := range list {
+		path := h.Source.Path
+		if walked[path] || path == "" {
+			continue
+		}
+		l := other[path]
+		if l == nil {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				continue
+			}
+			l = &fileLinter{p: p, path: path, doc: data, plugin: pluginRoot(path)}
+			other[path] = l
+		}
+		l.loaded(h)
+	}
+	for _, l := range other {
+		out = append(out, l.out...)
+	}
 	for _, w := range warnings {
 		// The raw walk reports a clamped timeout at the timeout itself.
 		if walked[w.Source] && strings.HasPrefix(w.Message, "clamping ") {
@@ -104,6 +154,7 @@ func Check(p *hooks.Profile, list []hooks.HookInfo, warnings []hooks.Warning, fi
 		}
 		out = append(out, fromWarning(w))
 	}
+	out = dedupe(out)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.File != b.File {
@@ -123,6 +174,46 @@ var discoveryRules = []struct{ says, rule string }{
 	{`has "if" on`, RuleIfNonTool},
 }
 
+// dedupe drops repeated diagnostics: handlers of one group share its matcher.
+func dedupe(ds []Diagnostic) []Diagnostic {
+	seen := map[Diagnostic]bool{}
+	out := ds[:0]
+	for _, d := range ds {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// loaded lints one hook discovery loaded from a file that is not JSON.
+func (l *fileLinter) loaded(h hooks.HookInfo) {
+	ev := l.p.Event(h.Event)
+	if ev == nil {
+		return
+	}
+	if h.Matcher != nil && *h.Matcher != "" {
+		l.matcher(ev, l.found(*h.Matcher))
+	}
+	if h.Handler.Type == hooks.TypeCommand && strings.TrimSpace(h.Handler.Command) != "" {
+		l.command(ev, l.found(h.Handler.Command))
+	}
+}
+
+// found is text as a string value at the first place the file spells it
+// (quoted), or with no place when it is not found as such.
+func (l *fileLinter) found(text string) gjson.Result {
+	at := gjson.Result{Type: gjson.String, Str: text, Index: -1}
+	for _, q := range []string{strconv.Quote(text), "'" + text + "'"} {
+		if i := strings.Index(string(l.doc), q); i >= 0 {
+			at.Index = i
+			break
+		}
+	}
+	return at
+}
+
 // fromWarning places a discovery warning at the position its message ends
 // with, and drops the path the message repeats.
 func fromWarning(w hooks.Warning) Diagnostic {
@@ -136,6 +227,13 @@ func fromWarning(w hooks.Warning) Diagnostic {
 		d.Message = d.Message[:len(d.Message)-len(m[0])]
 		d.Line, _ = strconv.Atoi(m[1])
 		d.Column, _ = strconv.Atoi(m[2])
+	} else if m := tomlPath.FindStringSubmatch(d.Message); m != nil {
+		// A TOML reader names the value's path: place it at its key when the
+		// file spells that key once (else the file is the place).
+		if line, col, ok := uniqueKey(w.Source, m[1]); ok {
+			d.Message = d.Message[:len(d.Message)-len(m[0])]
+			d.Line, d.Column = line, col
+		}
 	}
 	if w.Source != "" {
 		d.Message = strings.Replace(d.Message, " in "+w.Source, "", 1)
@@ -240,7 +338,7 @@ func pluginRoot(path string) string {
 
 func (l *fileLinter) report(at gjson.Result, severity, rule, format string, args ...any) {
 	d := Diagnostic{File: l.path, Severity: severity, Rule: rule, Message: fmt.Sprintf(format, args...)}
-	if at.Index > 0 || at.Exists() {
+	if at.Index >= 0 && (at.Index > 0 || at.Exists()) {
 		d.Line, d.Column = lineCol(l.doc, at.Index)
 	}
 	l.out = append(l.out, d)
@@ -360,4 +458,25 @@ func (l *fileLinter) handler(ev *hooks.EventRules, h gjson.Result) {
 		return
 	}
 	l.command(ev, cmd)
+}
+
+// loadErrorLine is one line of a load error that names a file and line
+// (Mirri's config: "load hooks from FILE: line N: MESSAGE").
+var loadErrorLine = regexp.MustCompile(`^load hooks from (.+?): line (\d+): (.*)$`)
+
+// FromLoadError turns the error of a load that failed as a whole (a config
+// the host refuses entirely, required managed hooks that do not load) into
+// diagnostics, one per line of it, placed when the line names its place.
+func FromLoadError(err error) []Diagnostic {
+	var out []Diagnostic
+	for _, line := range strings.Split(strings.TrimSpace(err.Error()), "\n") {
+		d := Diagnostic{Severity: hooks.SeverityError, Rule: RuleDiscovery, Message: line}
+		if m := loadErrorLine.FindStringSubmatch(line); m != nil {
+			d.File, d.Message = m[1], m[3]
+			d.Line, _ = strconv.Atoi(m[2])
+			d.Column = 1
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -113,6 +113,8 @@ func TestCheck_EachRuleFindsItsMistakeAndOnlyIt(t *testing.T) {
 			"home/hooks.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh $DIR/home/stop.sh"}]}]}}`}, nil, ""},
 		{"timeout above the cap", "codex", map[string]string{"home/hooks.json": `{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "true", "timeout": 30}]}]}}`}, []string{"warning timeout-above-cap"}, ""},
 		{"events at the top level", "codex", map[string]string{"home/hooks.json": `{"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}`}, []string{"error no-hooks-root", "warning discovery"}, "1:1"},
+		{"TOML tables get the same rules, placed where the text is", "codex", map[string]string{"home/config.toml": "model = \"x\"\n[[hooks.PreToolUse]]\nmatcher = \"bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"true\"\ncolour = 1\n"},
+			[]string{"error tool-case", "warning discovery"}, "3:11"},
 		{"broken JSON has its position", "codex", map[string]string{"home/hooks.json": "{\"hooks\": {\n  \"Stop\": [\n}"}, []string{"error discovery"}, "3:1"},
 	}
 	for _, c := range cases {
@@ -132,5 +134,31 @@ func TestCheck_EachRuleFindsItsMistakeAndOnlyIt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestFromLoadError_PlacesEachProblemOfARefusedConfig(t *testing.T) {
+	home := t.TempDir()
+	conf := "[[hooks]]\nevent = \"Stop\"\ncomand = \"true\"\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := hooks.LookupProfile("mirri")
+	e := hooks.New(hooks.Options{Profile: p, Session: hooks.Session{ID: "s", Cwd: home}, Discover: hooks.DiscoverOptions{Home: home}})
+	defer e.Close()
+	_, err := e.LoadChecked()
+	if err == nil {
+		t.Fatal("mirri loaded a rule with an unknown field")
+	}
+	ds := lint.FromLoadError(err)
+	var lines []int
+	for _, d := range ds {
+		if d.File != filepath.Join(home, "config.toml") || d.Severity != hooks.SeverityError {
+			t.Errorf("diagnostic %v", d)
+		}
+		lines = append(lines, d.Line)
+	}
+	if !slices.Contains(lines, 3) {
+		t.Errorf("no diagnostic at line 3 (the unknown field): %v", ds)
 	}
 }
