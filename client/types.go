@@ -77,6 +77,12 @@ type ConfigParams struct {
 	// nil leaves hookd serve's --bypass-trust default.
 	BypassTrust *bool           `json:"bypassTrust,omitempty"`
 	Features    map[string]bool `json:"features,omitempty"`
+	// Record appends every hooks/run input and result to this file, one
+	// JSON line each, for hookd replay.
+	Record string `json:"record,omitempty"`
+	// Watch reloads hooks when their files change and sends hooks/changed
+	// (HooksChanged).
+	Watch bool `json:"watch,omitempty"`
 }
 
 // ProjectParams name the project; its hooks load only when Trusted.
@@ -350,4 +356,37 @@ type StatusParams struct {
 	Hook          string          `json:"hook"`
 	StatusMessage string          `json:"statusMessage"`
 	State         string          `json:"state"`
+}
+
+// ExplainResult says, for one event and input, what each discovered hook
+// would do (hooks/explain).
+type ExplainResult struct {
+	Hooks []Explanation `json:"hooks"`
+}
+
+// Explanation is one hook in an ExplainResult: whether it would run and, if
+// not, why (Reason: otherEvent, matcher, if, untrusted, modified, disabled,
+// managedOnly, hooksDisabled, duplicate, or a profile's own).
+type Explanation struct {
+	Key            string     `json:"key"`
+	Event          string     `json:"event"`
+	Source         HookSource `json:"source"`
+	Line           int        `json:"line,omitempty"`
+	Column         int        `json:"column,omitempty"`
+	Matcher        *string    `json:"matcher"`
+	MatchedAgainst []string   `json:"matchedAgainst,omitempty"`
+	Runs           bool       `json:"runs"`
+	Reason         string     `json:"reason,omitempty"`
+	Detail         string     `json:"detail,omitempty"`
+	Type           string     `json:"type"`
+	Command        string     `json:"command,omitempty"`
+}
+
+// HooksChanged is the hooks/changed notification hookd sends after it
+// reloaded changed hook files by itself (ConfigParams.Watch).
+type HooksChanged struct {
+	Summary
+	Added          []string `json:"added"`
+	Removed        []string `json:"removed"`
+	AwaitingReview []string `json:"awaitingReview"`
 }
