@@ -20,6 +20,8 @@ func TestWarningSeverity_ErrorsAreWarningsThatLoseHooks(t *testing.T) {
 		{"clamping PreToolUse hook timeout to 600s in /h/hooks.json", SeverityWarning},
 		{"hooks in /h/hooks.json do not run: allow_managed_hooks_only = true in /m/requirements.toml", SeverityWarning},
 		{"ignoring plugins: the mirri profile has no plugin hooks", SeverityWarning},
+		// hookd's gap, not the author's: the host runs these.
+		{"skipping prompt hook in /p/hooks.json: prompt hooks are not supported yet", SeverityWarning},
 		// The machine, not the hooks files.
 		{"skipping user hooks: cannot find the user folder (set $CODEX_HOME or $HOME)", SeverityWarning},
 	}
