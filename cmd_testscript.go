@@ -105,7 +105,7 @@ func cmdEvent(ts *testscript.TestScript, neg bool, args []string) {
 // eventInput builds the input JSON of one event.
 func eventInput(event string, args, sets []string) ([]byte, error) {
 	if !knownEvent(event) {
-		return nil, fmt.Errorf("unknown event %q (known: %s)", event, strings.Join(allEvents(), ", "))
+		return nil, fmt.Errorf("unknown event %q%s (known: %s)", event, didYouMean(event, allEvents()), strings.Join(allEvents(), ", "))
 	}
 	shape := eventArgs[event]
 	if len(args) > len(shape.args) {
