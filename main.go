@@ -42,7 +42,7 @@ func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
-// io is what a command reads and writes: the process's, or a test's.
+// cmdIO is what a command reads and writes: the process's, or a test's.
 type cmdIO struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
