@@ -106,7 +106,7 @@ func lineCol(data []byte, off int) (line, col int) {
 
 // searchedFolders names the folders discovery looked in, for "no hooks
 // found" (files and plugins named on the command line are the user's own).
-func searchedFolders(opts hooks.Options) []string {
+func searchedFolders(opts hooks.Options, project *hooks.ProjectStatus) []string {
 	p := opts.Profile
 	var out []string
 	if home := hooks.ResolveHome(p, opts.Discover.Home); home != "" {
@@ -114,10 +114,11 @@ func searchedFolders(opts hooks.Options) []string {
 	}
 	if p.ProjectDir != "" && opts.Discover.ProjectRoot != "" {
 		dir := filepath.Join(opts.Discover.ProjectRoot, p.ProjectDir)
-		if opts.Discover.ProjectTrusted {
+		switch {
+		case project != nil && project.Trusted, project == nil && opts.Discover.ProjectTrusted:
 			out = append(out, "project folder "+dir)
-		} else {
-			out = append(out, "not "+dir+": the project is not trusted (--trust-project)")
+		default:
+			out = append(out, "not "+dir+": the project is not trusted (--trust-project, or hookd trust --project)")
 		}
 	}
 	return out
@@ -126,3 +127,11 @@ func searchedFolders(opts hooks.Options) []string {
 func joinComma(s []string) string { return strings.Join(s, ", ") }
 
 func joinProfiles() string { return joinComma(sortedProfiles()) }
+
+// printLeftOut says which hooks sources exist but do not run, and the
+// command that changes each.
+func printLeftOut(w io.Writer, prefix string, leftOut []hooks.LeftOut) {
+	for _, lo := range leftOut {
+		fmt.Fprintf(w, "%s%s\n%s  to change it: %s\n", prefix, lo.Message, prefix, lo.Fix)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -24,7 +25,8 @@ import (
 // engineFlags are the discovery flags shared by the commands that load hooks.
 type engineFlags struct {
 	profile, home, cwd, project string
-	trustProject, bypassTrust   bool
+	trustProject                optBool
+	bypassTrust                 bool
 	sessionID                   string
 	logLevel                    string
 	plugins                     pluginFlag
@@ -39,8 +41,11 @@ func (f *engineFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "codex", "host rule set: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&f.home, "home", "", "the profile's user `folder` (codex: $CODEX_HOME or ~/.codex; mind: $MIND_HOME or ~/.mind; mirri, soong, claude: see docs/cli.md)")
 	fs.StringVar(&f.cwd, "cwd", "", "session working `folder` (default: the current directory)")
-	fs.StringVar(&f.project, "project", "", "project root `folder` (default: the git root above --cwd, else --cwd)")
-	fs.BoolVar(&f.trustProject, "trust-project", false, "the project is trusted: load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json)")
+	if fs.Lookup("project") == nil { // trust has its own --project
+		fs.StringVar(&f.project, "project", "", "project root `folder` (default: the git root above --cwd, else --cwd)")
+	}
+	fs.Var(&f.trustProject, "trust-project", "the project is trusted (=false: it is not): load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json); without it the host's own record decides (codex: [projects] in config.toml, claude: ~/.claude.json)")
+	fs.Lookup("trust-project").NoOptDefVal = "true"
 	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
@@ -105,7 +110,8 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	return hooks.Options{
 		Profile: prof,
 		Session: hooks.Session{ID: id, Cwd: cwd},
-		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
+		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject.val,
+			ProjectTrustKnown: f.trustProject.set, Cwd: cwd, Plugins: f.plugins,
 			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
 			Features: f.features},
 		BypassTrust: f.bypassTrust,
@@ -127,7 +133,11 @@ func (f *engineFlags) sameFlags(fs *pflag.FlagSet) string {
 		}
 		switch name {
 		case "trust-project":
-			b.WriteString(" --trust-project")
+			if f.trustProject.val {
+				b.WriteString(" --trust-project")
+			} else {
+				b.WriteString(" --trust-project=false")
+			}
 		case "plugin":
 			for _, p := range f.plugins {
 				b.WriteString(" --plugin " + shellQuote(p.Root))
@@ -302,3 +312,22 @@ func (f *envAllowFlag) Set(v string) error {
 	}
 	return nil
 }
+
+// optBool is a boolean flag that remembers whether it was given, so
+// --trust-project=false (the host's "no") differs from no flag at all (the
+// profile's own trust record decides).
+type optBool struct{ set, val bool }
+
+func (b *optBool) String() string   { return strconv.FormatBool(b.val) }
+func (b *optBool) IsBoolFlag() bool { return true }
+func (b *optBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, not %q", s)
+	}
+	b.set, b.val = true, v
+	return nil
+}
+
+// Type names optBool's value in help, for pflag.
+func (b *optBool) Type() string { return "bool" }

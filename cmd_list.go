@@ -54,8 +54,12 @@ func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) er
 		return err
 	}
 	list, warnings := e.List(lo.event)
+	project, leftOut := e.Sources()
 	if lo.json {
-		out, err := json.MarshalIndent(map[string]any{"hooks": list, "warnings": warnings}, "", "  ")
+		if leftOut == nil {
+			leftOut = []hooks.LeftOut{}
+		}
+		out, err := json.MarshalIndent(map[string]any{"hooks": list, "warnings": warnings, "project": project, "leftOut": leftOut}, "", "  ")
 		if err != nil {
 			return err
 		}
@@ -67,12 +71,13 @@ func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) er
 	}
 	_ = printWarnings(cio.stderr, warnings, lo.strict)
 	if len(list) == 0 {
+		printLeftOut(stdout, "# ", leftOut)
 		what := "no hooks found"
 		if lo.event != "" {
 			what = "no " + lo.event + " hooks found"
 		}
 		fmt.Fprintf(stdout, "%s; searched:\n", what)
-		for _, f := range searchedFolders(opts) {
+		for _, f := range searchedFolders(opts, project) {
 			fmt.Fprintf(stdout, "  %s\n", f)
 		}
 		if n := countErrors(warnings); lo.strict && n > 0 {
@@ -84,6 +89,7 @@ func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) er
 		fmt.Fprintln(stdout, "# --bypass-trust: enabled hooks run without review for this invocation; nothing is recorded")
 	}
 	listNotes(stdout, list, ef.sameFlags(cmd.Flags()))
+	printLeftOut(stdout, "# ", leftOut)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	coverage := len(opts.ToolLocations) > 0 && opts.Profile.Coverage != nil
 	if coverage {

@@ -74,10 +74,13 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 	if n := printWarnings(cio.stderr, warnings, ro.strict); ro.strict && n > 0 {
 		return discoveryFailed(n)
 	}
+	_, leftOut := e.Sources()
+	printLeftOut(cio.stderr, "warning: ", leftOut)
 	res, err := e.Run(signalContext(), event, input, ro.turnID)
 	if err != nil {
 		return err
 	}
+	res.LeftOut = leftOut
 	out, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
