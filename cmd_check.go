@@ -8,9 +8,11 @@ import (
 
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
+	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/lint"
+	"github.com/hookd/hookd/plugins"
 )
 
 type checkOpts struct {
@@ -125,6 +127,15 @@ func candidateFiles(opts hooks.Options) []string {
 		}
 	}
 	for _, pl := range opts.Discover.Plugins {
+		// Under Codex's rule a manifest that names its hooks replaces the
+		// default file: that file is then not the plugin's.
+		if opts.Profile.PluginRule == plugins.CodexRule {
+			if m := plugins.ManifestPath(pl.Root); m != "" {
+				if data, err := os.ReadFile(m); err == nil && gjson.GetBytes(data, "hooks").Exists() {
+					continue
+				}
+			}
+		}
 		files = append(files, filepath.Join(pl.Root, "hooks", "hooks.json"))
 	}
 	return files
