@@ -148,6 +148,9 @@ func (e *Engine) whyNotSelected(ev *EventRules, h *Hook, targets []string) (reas
 			return ExplainIf, "its matcher matches " + against + ", but the handler's own condition (\"if\") does not match this input"
 		}
 	}
+	if len(targets) == 0 {
+		return ExplainMatcher, fmt.Sprintf("matcher %q has nothing to match: the input has no %s", h.Matcher, ev.MatchField)
+	}
 	return ExplainMatcher, fmt.Sprintf("matcher %q does not match %s", h.Matcher, against)
 }
 
@@ -171,15 +174,13 @@ func skipDetail(reason string) string {
 // (…:pre_tool_use:1:0).
 var keyPosition = regexp.MustCompile(`:([a-z_]+):(\d+):(\d+)$`)
 
-// handlerPosition is the line and column of the handler in its JSON source
-// file, or 0, 0.
+// handlerPosition is the line and column of the handler in its source file:
+// in a JSON file the handler object, in a TOML file its command (the first
+// place the file spells it); 0, 0 when unknown.
 func handlerPosition(h *Hook, files map[string][]byte) (int, int) {
 	path := h.Source.Path
-	if !strings.HasSuffix(path, ".json") {
-		return 0, 0
-	}
-	m := keyPosition.FindStringSubmatch(h.Key)
-	if m == nil {
+	json, toml := strings.HasSuffix(path, ".json"), strings.HasSuffix(path, ".toml")
+	if !json && !toml {
 		return 0, 0
 	}
 	data, ok := files[path]
@@ -187,14 +188,23 @@ func handlerPosition(h *Hook, files map[string][]byte) (int, int) {
 		data, _ = os.ReadFile(path)
 		files[path] = data
 	}
-	g, _ := strconv.Atoi(m[2])
-	i, _ := strconv.Atoi(m[3])
-	v := gjson.GetBytes(data, fmt.Sprintf("hooks.%s.%d.hooks.%d", gjson.Escape(h.Event), g, i))
-	if !v.Exists() {
+	off := -1
+	if toml {
+		if h.Handler.Command != "" {
+			off = strings.Index(string(data), strconv.Quote(h.Handler.Command))
+		}
+	} else if m := keyPosition.FindStringSubmatch(h.Key); m != nil {
+		g, _ := strconv.Atoi(m[2])
+		i, _ := strconv.Atoi(m[3])
+		if v := gjson.GetBytes(data, fmt.Sprintf("hooks.%s.%d.hooks.%d", gjson.Escape(h.Event), g, i)); v.Exists() {
+			off = v.Index
+		}
+	}
+	if off < 0 {
 		return 0, 0
 	}
 	line, col := 1, 1
-	for _, b := range data[:min(v.Index, len(data))] {
+	for _, b := range data[:min(off, len(data))] {
 		if b == '\n' {
 			line, col = line+1, 1
 		} else {
