@@ -131,7 +131,7 @@ func candidateFiles(opts hooks.Options) []string {
 		// default file: that file is then not the plugin's.
 		if opts.Profile.PluginRule == plugins.CodexRule {
 			if m := plugins.ManifestPath(pl.Root); m != "" {
-				if data, err := os.ReadFile(m); err == nil && gjson.GetBytes(data, "hooks").Exists() {
+				if data, err := hooks.ReadConfigFile(m); err == nil && gjson.GetBytes(data, "hooks").Exists() {
 					continue
 				}
 			}

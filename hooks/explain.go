@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -185,7 +184,7 @@ func handlerPosition(h *Hook, files map[string][]byte) (int, int) {
 	}
 	data, ok := files[path]
 	if !ok {
-		data, _ = os.ReadFile(path)
+		data, _ = ReadConfigFile(path)
 		files[path] = data
 	}
 	off := -1

@@ -44,21 +44,24 @@ func (l *fileLinter) command(ev *hooks.EventRules, at gjson.Result) {
 			"${%s} is not quoted: hookd puts the path into the command text, so a path with a space splits the word; write \"${%s}/...\"", v, v)
 	}
 	script, direct := l.scriptPath(f)
+	readable := false
 	if script != "" {
 		fi, err := os.Stat(script)
 		switch {
 		case err != nil:
 			l.report(at, hooks.SeverityError, RuleScriptMissing, "%s does not exist: the hook fails every time it runs", script)
-			script = ""
 		case direct && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 == 0:
 			l.report(at, hooks.SeverityError, RuleScriptNotExec,
 				"%s is not executable: chmod +x it, or run it through its interpreter (sh %s)", script, filepath.Base(script))
 		}
+		// Only a regular file of a sensible size is read: /dev/zero or a
+		// FIFO would never end.
+		readable = err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<20
 	}
 	if ev.Name == "Stop" || ev.Name == "SubagentStop" {
 		text := at.Str
-		if script != "" {
-			if data, err := os.ReadFile(script); err == nil && len(data) < 1<<20 {
+		if readable {
+			if data, err := hooks.ReadConfigFile(script); err == nil {
 				text += "\n" + string(data)
 			}
 		}

@@ -81,7 +81,7 @@ func uniqueKey(file, path string) (line, col int, ok bool) {
 	if key == "" {
 		return 0, 0, false
 	}
-	data, err := os.ReadFile(file)
+	data, err := hooks.ReadConfigFile(file)
 	if err != nil {
 		return 0, 0, false
 	}
@@ -135,7 +135,7 @@ func Check(p *hooks.Profile, list []hooks.HookInfo, warnings []hooks.Warning, fi
 		}
 		l := other[path]
 		if l == nil {
-			data, err := os.ReadFile(path)
+			data, err := hooks.ReadConfigFile(path)
 			if err != nil {
 				continue
 			}
@@ -268,7 +268,7 @@ type fileLinter struct {
 // checkFile lints a JSON file with the event → group → handler shape. It
 // reports false when the file could not be read as such (discovery says why).
 func checkFile(p *hooks.Profile, path string) ([]Diagnostic, bool) {
-	data, err := os.ReadFile(path)
+	data, err := hooks.ReadConfigFile(path)
 	if err != nil || !gjson.ValidBytes(data) {
 		return nil, false
 	}

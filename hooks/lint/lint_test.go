@@ -105,6 +105,8 @@ func TestCheck_EachRuleFindsItsMistakeAndOnlyIt(t *testing.T) {
 		{"Stop hook that can loop", "codex", map[string]string{
 			"home/stop.sh":    "#!/bin/sh\necho '{\"decision\": \"block\", \"reason\": \"run the tests\"}'\n",
 			"home/hooks.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh $DIR/home/stop.sh"}]}]}}`}, []string{"warning stop-loop"}, ""},
+		{"a script that is a device is not read", "codex", map[string]string{
+			"home/hooks.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh /dev/zero"}]}]}}`}, nil, ""},
 		{"Stop hook that only says block in a comment", "codex", map[string]string{
 			"home/stop.sh":    "#!/bin/sh\n# never block the session from ending\necho done\n",
 			"home/hooks.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sh $DIR/home/stop.sh"}]}]}}`}, nil, ""},
