@@ -56,11 +56,9 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 		return usageError{err}
 	}
 	if so.record != "" {
-		f, err := os.OpenFile(so.record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return fmt.Errorf("--record: %w", err)
+		if err := rpc.CheckRecordFile(so.record); err != nil {
+			return usagef("--record: %v", err)
 		}
-		f.Close()
 	}
 	logOut := cio.stderr
 	if so.logFile != "" {

@@ -41,12 +41,24 @@ func (s *Server) openRecorder(p *initializeParams, profile string) (*recorder, e
 	if path == "" {
 		return nil, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
+	if err := CheckRecordFile(path); err != nil {
 		return nil, invalidParams("invalid params: field \"config.record\": %v", err)
 	}
-	f.Close()
 	return &recorder{path: path, profile: profile}, nil
+}
+
+// CheckRecordFile makes sure a recording can be appended to path: a regular
+// file, or none yet (it is created). A FIFO or a device is refused: opening
+// one to write would block until something reads it.
+func CheckRecordFile(path string) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // recordRun appends one run when the session records; a failure to write
