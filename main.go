@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -247,7 +248,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		fmt.Fprintf(stderr, "warning: %s\n", rpc.FormatWarning(w))
 	}
 	warnReview(e, stderr)
-	res, err := e.Run(signalContext(), pos[0], input, ro.turnID)
+	res, err := e.Run(signalContext(opts.Logger), pos[0], input, ro.turnID)
 	if err != nil {
 		return 1, err
 	}
@@ -387,6 +388,7 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&so.home, "home", "", "default user folder when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
+	fs.DurationVar(&so.writeTimeout, "write-timeout", defaultWriteTimeout, "end the session when the host takes nothing from stdout for this long (0: never)")
 	fs.StringVar(&so.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.Usage = func() {
@@ -396,9 +398,14 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	return fs, so
 }
 
+// defaultWriteTimeout is how long a message to the host may wait for the host
+// to read stdout before hookd takes the host for gone (docs/robustness.md).
+const defaultWriteTimeout = time.Minute
+
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
 	maxMessage                                int64
+	writeTimeout                              time.Duration
 	bypassTrust                               bool
 }
 
@@ -441,7 +448,8 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
 		// A host (or a terminal) that signals hookd gets what exit gives: every
 		// handler's process group killed and the spill folder removed.
-		Stop:            signalContext(),
+		Stop:            signalContext(logger),
+		WriteTimeout:    so.writeTimeout,
 		Framing:         framing,
 		MaxMessageBytes: so.maxMessage,
 		Profile:         so.profile,

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/sourcegraph/jsonrpc2"
@@ -43,7 +44,16 @@ type Options struct {
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context
+	// WriteTimeout bounds the write of one message to the host: a host that
+	// takes nothing from stdout for that long has stopped reading, and the
+	// session ends as if it had died. 0: no bound (docs/robustness.md).
+	WriteTimeout time.Duration
 }
+
+// exitWriteGrace is how long an ending session's last replies may wait for a
+// host to read them before writes are abandoned, so that a host that stopped
+// reading stdout cannot keep hookd alive.
+const exitWriteGrace = 2 * time.Second
 
 // A method is one entry of the dispatch table.
 type method struct {
@@ -111,7 +121,12 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		// Replies to requests still running at EOF are written before the
 		// connection closes: a host may pipe a request file and close stdin.
 		// Calls to the host fail at once: their answers can no longer come.
-		BeforeEOF: func() { s.closeInput(); s.inflight.Wait() },
+		BeforeEOF:    func() { s.closeInput(); s.inflight.Wait() },
+		WriteTimeout: opts.WriteTimeout,
+		OnWriteStuck: func() {
+			s.log.Error("the host has not read stdout for the write timeout: ending the session", "timeout", opts.WriteTimeout)
+			s.exit(1)
+		},
 	})
 	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
 	var stop <-chan struct{}
@@ -128,6 +143,7 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	}
 	// exit may have been called by the reader; wait for its cleanup.
 	<-s.done
+	s.stream.Abandon()
 	conn.Close()
 	return s.exitCode
 }
@@ -147,7 +163,11 @@ func (s *Server) exit(code int) {
 	s.exitOnce.Do(func() {
 		s.exitCode = code
 		s.cancelBase()
+		// Replies to the handlers just killed get their chance; a host that
+		// does not read them does not hold the exit up.
+		abandon := time.AfterFunc(exitWriteGrace, s.stream.Abandon)
 		go func() {
+			defer abandon.Stop()
 			s.inflight.Wait()
 			s.mu.Lock()
 			e := s.engine

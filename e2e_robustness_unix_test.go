@@ -1,0 +1,148 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// deafHost is hookd serve whose host writes requests but never reads stdout:
+// the pipe fills, and every later write of hookd blocks.
+type deafHost struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	done  chan error
+	// stopping is closed when hookd logs that a signal is ending the session.
+	stopping chan struct{}
+}
+
+// stopWatch passes hookd's stderr to the test log and closes stopping at the
+// line that says the first signal was received.
+type stopWatch struct {
+	t        *testing.T
+	stopping chan struct{}
+	once     sync.Once
+}
+
+func (w *stopWatch) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), "stopped by a signal") {
+		w.once.Do(func() { close(w.stopping) })
+	}
+	return testWriter{w.t}.Write(p)
+}
+
+// startDeafHost spawns hookd serve with args, initializes it and sends enough
+// hooks/list requests that their replies (over a megabyte) overflow any pipe
+// buffer. When it returns hookd has read all but the last pipe-full of them.
+func startDeafHost(t *testing.T, args ...string) *deafHost {
+	t.Helper()
+	t.Setenv("TMPDIR", t.TempDir())
+	home := testHome(t, `{"Stop": [{"hooks": [{"type": "command", "command": "true", "statusMessage": "checking"}]}]}`)
+	cmd := exec.Command(hookdPath(t), append([]string{"serve", "--log-level", "warn"}, args...)...)
+	stopping := make(chan struct{})
+	cmd.Stderr = &stopWatch{t: t, stopping: stopping}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = outW
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	outW.Close()
+	h := &deafHost{cmd: cmd, stdin: stdin, done: make(chan error, 1), stopping: stopping}
+	go func() { h.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-h.done
+		outR.Close() // held open, never read, until hookd is gone
+	})
+	var b strings.Builder
+	b.WriteString(initBody(0, home) + "\n")
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"hooks/list"}`+"\n", i)
+	}
+	if _, err := io.WriteString(stdin, b.String()); err != nil {
+		t.Fatalf("write requests: %v", err)
+	}
+	return h
+}
+
+// exitStatus waits for hookd to end and returns its exit status, or fails the
+// test if it is still running after a minute: wedged.
+func (h *deafHost) exitStatus(t *testing.T) int {
+	t.Helper()
+	select {
+	case err := <-h.done:
+		h.done <- err // for the cleanup
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return 128 + int(ws.Signal())
+			}
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatalf("wait: %v", err)
+		}
+		return 0
+	case <-time.After(time.Minute):
+		t.Fatal("hookd is wedged: still running a minute later")
+		return -1
+	}
+}
+
+func TestServe_SIGTERMEndsHookdWhoseHostStopsReading(t *testing.T) {
+	h := startDeafHost(t)
+	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// Replies still unwritten are abandoned; the session ends as a signal
+	// ends it (code 1), not by the bound's forced exit.
+	if code := h.exitStatus(t); code != 1 {
+		t.Errorf("exit status after SIGTERM = %d, want 1", code)
+	}
+}
+
+func TestServe_SecondSignalExitsAtOnce(t *testing.T) {
+	// The first signal's clean end waits up to 2 s for the host to read the
+	// last replies; a second one does not wait for that.
+	h := startDeafHost(t)
+	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// Two signals sent back to back may reach the process as one.
+	select {
+	case <-h.stopping:
+	case <-time.After(time.Minute):
+		t.Fatal("hookd never logged the first signal")
+	}
+	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := h.exitStatus(t); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit status after two SIGTERMs = %d, want %d (ended by the second signal)", code, 128+int(syscall.SIGTERM))
+	}
+}
+
+func TestServe_WriteTimeoutEndsSessionOfHostThatStopsReading(t *testing.T) {
+	// No signal, no exit: only the write timeout notices that the host has
+	// stopped reading, and ends the session as if the host had died.
+	h := startDeafHost(t, "--write-timeout", "200ms")
+	if code := h.exitStatus(t); code != 1 {
+		t.Errorf("exit status = %d, want 1", code)
+	}
+}
