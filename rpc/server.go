@@ -62,6 +62,12 @@ type method struct {
 	// inline methods change server state: they run on the reader goroutine, in
 	// wire order. The others run concurrently.
 	inline bool
+	// serial methods change state too but may wait (for another process's
+	// lock on config.toml): they run in wire order with the inline ones, on a
+	// goroutine of their own, so that the reader goes on reading
+	// $/cancelRequest, exit and answers to hookd's calls meanwhile. Requests
+	// read after one start only when it has finished (see Handle).
+	serial bool
 }
 
 // methods is the dispatch table. Each method lives in its own file.
@@ -90,6 +96,9 @@ type Server struct {
 	state   lifecycle
 	engine  *hooks.Engine
 	cancels map[jsonrpc2.ID]context.CancelFunc
+	// ordered is closed when the last serial method (and any state-changing
+	// request queued behind it) has finished; only the reader replaces it.
+	ordered chan struct{}
 
 	inflight sync.WaitGroup
 	exitOnce sync.Once
@@ -111,7 +120,8 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{})}
+	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{}),
+		ordered: closedChan()}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	s.inputClosed, s.closeInput = context.WithCancel(context.Background())
 	s.stream = NewStream(r, w, closer, StreamOptions{
@@ -205,9 +215,20 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if params == nil || string(params) == "null" {
 		params = []byte("{}")
 	}
-	if m.inline {
+	// While a serial method runs, every later request waits for it, and the
+	// state-changing ones queue up behind it in wire order: the order is
+	// that of the wire, as if the reader had run them, without the reader
+	// waiting.
+	prev := s.ordered
+	busy := !isClosed(prev)
+	if m.inline && !busy {
 		s.call(s.base, conn, req, m, params)
 		return
+	}
+	var done chan struct{}
+	if m.inline || m.serial {
+		done = make(chan struct{})
+		s.ordered = done
 	}
 	rctx, cancel := context.WithCancel(s.base)
 	s.mu.Lock()
@@ -219,9 +240,28 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			delete(s.cancels, req.ID)
 			s.mu.Unlock()
 			cancel()
+			if done != nil {
+				close(done)
+			}
 		}()
+		<-prev
 		s.call(rctx, conn, req, m, params)
 	}()
+}
+
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // route checks the lifecycle and finds the method.
