@@ -75,7 +75,7 @@ func (d *discoveryRun) configProfile(p *Profile, home, name string) {
 		return
 	}
 	path := filepath.Join(home, configTOMLName)
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf(

@@ -104,7 +104,7 @@ func discoverMirri(p *Profile, opts DiscoverOptions) *Discovery {
 		warn("", "skipping user hooks: cannot find the user folder (set $%s or $HOME)", p.HomeEnv)
 	} else {
 		path = filepath.Join(home, configTOMLName)
-		data, err := os.ReadFile(path)
+		data, err := readConfigFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:

@@ -3,7 +3,6 @@ package plugins
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/internal/regfile"
 )
 
 // manifestPaths are where a plugin's manifest may be, in lookup order.
@@ -53,19 +54,10 @@ func findManifest(root string) (path string, agent bool) {
 const maxFileSize = 16 << 20
 
 // readFile reads a regular file of at most maxFileSize bytes. Anything else is
-// refused before it is opened: reading a FIFO named plugin.json would block
-// discovery forever.
+// refused, checked on the opened file (without waiting on a FIFO's writer):
+// reading a FIFO named plugin.json would block discovery forever.
 func readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return nil, err
-	case !fi.Mode().IsRegular():
-		return nil, errors.New("not a regular file")
-	case fi.Size() > maxFileSize:
-		return nil, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
-	}
-	return os.ReadFile(path)
+	return regfile.ReadFile(path, maxFileSize)
 }
 
 func isAgentPluginsSchema(s string) bool {
