@@ -3,6 +3,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // deafHost is hookd serve whose host writes requests but never reads stdout:
@@ -144,5 +148,39 @@ func TestServe_WriteTimeoutEndsSessionOfHostThatStopsReading(t *testing.T) {
 	h := startDeafHost(t, "--write-timeout", "200ms")
 	if code := h.exitStatus(t); code != 1 {
 		t.Errorf("exit status = %d, want 1", code)
+	}
+}
+
+func TestServe_OnStdinCloseCancelKillsRunningHooksAtEOF(t *testing.T) {
+	// By default a closed stdin lets running hooks finish (up to their
+	// timeout, 600 s here); a host that asked for "cancel" gets its end at
+	// once, with every request answered.
+	t.Setenv("TMPDIR", t.TempDir())
+	home := testHome(t, `{"Stop": [{"hooks": [{"type": "command", "command": "sleep 600"}]}]}`)
+	init := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
+		"onStdinClose": "cancel", "config": map[string]any{"home": home, "bypassTrust": true}}}
+	b, _ := json.Marshal(init)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a wait for the hook fails, never hangs
+	defer cancel()
+	cmd := exec.CommandContext(ctx, hookdPath(t), "serve", "--log-level", "error")
+	cmd.Stdin = strings.NewReader(string(b) + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"hooks/run","params":{"event":"Stop","input":{}}}` + "\n")
+	cmd.Stderr = testWriter{t}
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatal("hookd waited for the running hook after stdin closed")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("exit: %v, want code 1 (no shutdown)", err)
+	}
+	var run string
+	for _, line := range strings.Split(string(out), "\n") {
+		if gjson.Get(line, "id").Int() == 2 {
+			run = line
+		}
+	}
+	if gjson.Get(run, "error.code").Int() != -32800 {
+		t.Errorf("hooks/run reply %q, want a cancelled request (-32800)", run)
 	}
 }

@@ -111,6 +111,8 @@ type Server struct {
 	callSeq     atomic.Uint64
 	inputClosed context.Context
 	closeInput  context.CancelFunc
+	// cancelAtEOF: initialize said onStdinClose "cancel".
+	cancelAtEOF atomic.Bool
 }
 
 // Serve runs hookd's JSON-RPC server over r and w until exit, stdin EOF, the
@@ -131,7 +133,20 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		// Replies to requests still running at EOF are written before the
 		// connection closes: a host may pipe a request file and close stdin.
 		// Calls to the host fail at once: their answers can no longer come.
-		BeforeEOF:    func() { s.closeInput(); s.inflight.Wait() },
+		// A host that said onStdinClose "cancel" has them killed instead.
+		BeforeEOF: func() {
+			s.closeInput()
+			if s.cancelAtEOF.Load() {
+				// Each request, not s.base: the connection lives on it, and
+				// the cancelled replies must still go out.
+				s.mu.Lock()
+				for _, cancel := range s.cancels {
+					cancel()
+				}
+				s.mu.Unlock()
+			}
+			s.inflight.Wait()
+		},
 		WriteTimeout: opts.WriteTimeout,
 		OnWriteStuck: func() {
 			s.log.Error("the host has not read stdout for the write timeout: ending the session", "timeout", opts.WriteTimeout)
