@@ -7,10 +7,10 @@ import "github.com/hookd/hookd/internal/regfile"
 // able to exhaust hookd's memory.
 const maxConfigSize = 16 << 20
 
-// readConfigFile reads a regular file of at most maxConfigSize bytes. Anything
+// ReadConfigFile reads a regular file of at most maxConfigSize bytes. Anything
 // else is refused, and the file that was opened is what is checked (without
 // waiting on a FIFO's writer): a FIFO named hooks.json, even one swapped in
 // after a check, would block discovery, and with it initialize, forever.
-func readConfigFile(path string) ([]byte, error) {
+func ReadConfigFile(path string) ([]byte, error) {
 	return regfile.ReadFile(path, maxConfigSize)
 }

@@ -205,12 +205,13 @@ func (o *overflow) finish(raw *RawResult) {
 		if err == nil {
 			_, err = f.WriteString(head)
 		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
 		if err != nil {
+			o.fail(stream, f, err) // closes and removes it
+			continue
+		}
+		if err := f.Close(); err != nil {
 			o.fail(stream, nil, err)
-			os.Remove(f.Name())
+			spill.Discard(o.session, f)
 			continue
 		}
 		*dst = f.Name()

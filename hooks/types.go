@@ -35,6 +35,10 @@ type Source struct {
 	Layer  string `json:"layer"`
 	Path   string `json:"path"`
 	Plugin string `json:"plugin,omitempty"`
+	// pluginRoot is the resolved folder of a plugin outside the host's
+	// install cache: part of its hooks' hash, so that trust given to one
+	// folder's hooks does not pass to another folder with the same plugin id.
+	pluginRoot string
 }
 
 // Handler is one normalized handler: defaults applied, timeout clamped.

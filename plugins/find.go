@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
-
-	"github.com/hookd/hookd/internal/regfile"
 )
 
 // manifestPaths are where a plugin's manifest may be, in lookup order.
@@ -34,7 +32,7 @@ const orphanMarker = ".orphaned_at"
 // agent is true when it is an Agent Plugins root plugin.json.
 func findManifest(root string) (path string, agent bool) {
 	rootManifest := filepath.Join(root, "plugin.json")
-	if data, err := readFile(rootManifest); err == nil {
+	if data, err := readInRoot(root, rootManifest); err == nil {
 		schema := gjson.GetBytes(bytes.TrimPrefix(data, utf8BOM), gjson.Escape("$schema"))
 		if schema.Type == gjson.String && isAgentPluginsSchema(schema.Str) {
 			return rootManifest, true
@@ -52,13 +50,6 @@ func findManifest(root string) (path string, agent bool) {
 // maxFileSize bounds what is read of a manifest or hooks file: real ones are
 // a few kilobytes, and a plugin folder must not be able to exhaust memory.
 const maxFileSize = 16 << 20
-
-// readFile reads a regular file of at most maxFileSize bytes. Anything else is
-// refused, checked on the opened file (without waiting on a FIFO's writer):
-// reading a FIFO named plugin.json would block discovery forever.
-func readFile(path string) ([]byte, error) {
-	return regfile.ReadFile(path, maxFileSize)
-}
 
 func isAgentPluginsSchema(s string) bool {
 	for _, scheme := range []string{"https://", "http://"} {
