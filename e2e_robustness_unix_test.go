@@ -27,6 +27,7 @@ type deafHost struct {
 	done  chan error
 	// stopping is closed when hookd logs that a signal is ending the session.
 	stopping chan struct{}
+	stderr   *stopWatch
 }
 
 // stopWatch passes hookd's stderr to the test log and closes stopping at the
@@ -35,13 +36,25 @@ type stopWatch struct {
 	t        *testing.T
 	stopping chan struct{}
 	once     sync.Once
+	mu       sync.Mutex
+	log      strings.Builder
 }
 
 func (w *stopWatch) Write(p []byte) (int, error) {
 	if strings.Contains(string(p), "stopped by a signal") {
 		w.once.Do(func() { close(w.stopping) })
 	}
+	w.mu.Lock()
+	w.log.Write(p)
+	w.mu.Unlock()
 	return testWriter{w.t}.Write(p)
+}
+
+// logged reports whether hookd's stderr held s.
+func (w *stopWatch) logged(s string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Contains(w.log.String(), s)
 }
 
 // startDeafHost spawns hookd serve with args, initializes it and sends enough
@@ -53,7 +66,8 @@ func startDeafHost(t *testing.T, args ...string) *deafHost {
 	home := testHome(t, `{"Stop": [{"hooks": [{"type": "command", "command": "true", "statusMessage": "checking"}]}]}`)
 	cmd := exec.Command(hookdPath(t), append([]string{"serve", "--log-level", "warn"}, args...)...)
 	stopping := make(chan struct{})
-	cmd.Stderr = &stopWatch{t: t, stopping: stopping}
+	stderr := &stopWatch{t: t, stopping: stopping}
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +81,7 @@ func startDeafHost(t *testing.T, args ...string) *deafHost {
 		t.Fatal(err)
 	}
 	outW.Close()
-	h := &deafHost{cmd: cmd, stdin: stdin, done: make(chan error, 1), stopping: stopping}
+	h := &deafHost{cmd: cmd, stdin: stdin, done: make(chan error, 1), stopping: stopping, stderr: stderr}
 	go func() { h.done <- cmd.Wait() }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
@@ -149,6 +163,9 @@ func TestServe_WriteTimeoutEndsSessionOfHostThatStopsReading(t *testing.T) {
 	if code := h.exitStatus(t); code != 1 {
 		t.Errorf("exit status = %d, want 1", code)
 	}
+	if !h.stderr.logged("has not read stdout") {
+		t.Error("hookd ended without saying that the host stopped reading")
+	}
 }
 
 func TestServe_OnStdinCloseCancelKillsRunningHooksAtEOF(t *testing.T) {
@@ -182,5 +199,16 @@ func TestServe_OnStdinCloseCancelKillsRunningHooksAtEOF(t *testing.T) {
 	}
 	if gjson.Get(run, "error.code").Int() != -32800 {
 		t.Errorf("hooks/run reply %q, want a cancelled request (-32800)", run)
+	}
+}
+
+func TestServe_ExitEndsHookdWhoseHostStopsReading(t *testing.T) {
+	// The exit notification waits for in-flight replies, but not for ever.
+	h := startDeafHost(t)
+	if _, err := io.WriteString(h.stdin, `{"jsonrpc":"2.0","method":"exit"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if code := h.exitStatus(t); code != 1 {
+		t.Errorf("exit status after exit without shutdown = %d, want 1", code)
 	}
 }
