@@ -304,6 +304,7 @@ func (e *Engine) LoadChecked() (Summary, error) {
 	}
 	e.mu.Lock()
 	e.hooks, e.warnings = r.Hooks, r.Warnings
+	e.sources = sourceReport{Project: r.Project, LeftOut: r.LeftOut}
 	e.mu.Unlock()
 	for k, v := range r.Settings {
 		e.state.SetString(k, v)

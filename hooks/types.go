@@ -204,6 +204,10 @@ type Result struct {
 	// Output holds event-specific fields the profile passes through to the
 	// host (see Outcome.Output); absent in the codex profile.
 	Output map[string]json.RawMessage `json:"output,omitempty"`
+	// LeftOut lists hooks sources that exist but did not run (an untrusted
+	// project, a policy); `hookd run` fills it, hosts read the same list
+	// from initialize and hooks/list.
+	LeftOut []LeftOut `json:"leftOut,omitempty"`
 }
 
 // Permission is a PermissionRequest verdict.

@@ -27,6 +27,8 @@ var Profile = &hooks.Profile{
 	Name:           "claude",
 	HomeEnv:        "CLAUDE_CONFIG_DIR",
 	HomeDir:        ".claude",
+	ProjectTrust:   projectTrust{},
+	ProjectFiles:   []string{claudeSettingsName, claudeLocalSettingsName},
 	ProjectDir:     ".claude",
 	Events:         claudeEventRules(),
 	CompileMatcher: Matcher,
