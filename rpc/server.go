@@ -335,7 +335,8 @@ func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, e
 	} else {
 		rerr = conn.Reply(ctx, req.ID, result)
 	}
-	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) {
+	// A host that stopped reading was reported once, when it was noticed.
+	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) && !errors.Is(rerr, ErrWriteStuck) {
 		s.log.Error("write reply", "method", req.Method, "err", rerr)
 	}
 }
