@@ -103,7 +103,8 @@ func runTests(to *testOpts, args []string, cio *cmdIO) error {
 	if !to.watch {
 		return err
 	}
-	ctx := signalContext()
+	logger, _ := newLogger("warn", cio.stderr)
+	ctx := signalContext(logger)
 	fmt.Fprintln(stdout, "watching the plugin folders: the scripts run again on every change (Ctrl-C to stop)")
 	return watchAndRerun(ctx, func() []string { return suiteFolders(suites) }, func() {
 		fmt.Fprintf(stdout, "\n--- change seen at %s: running again\n", time.Now().Format("15:04:05"))

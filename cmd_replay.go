@@ -82,7 +82,8 @@ func replay(cmd *cobra.Command, ef *engineFlags, ro *replayOpts, path string, ci
 		engines[profile] = e
 		return e, nil
 	}
-	ctx := signalContext()
+	logger, _ := newLogger("warn", cio.stderr)
+	ctx := signalContext(logger)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
 	runs, changed, line := 0, 0, 0

@@ -76,7 +76,7 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 	}
 	_, leftOut := e.Sources()
 	printLeftOut(cio.stderr, "warning: ", leftOut)
-	res, err := e.Run(signalContext(), event, input, ro.turnID)
+	res, err := e.Run(signalContext(opts.Logger), event, input, ro.turnID)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -10,10 +11,15 @@ import (
 	"github.com/hookd/hookd/rpc"
 )
 
+// defaultWriteTimeout is how long a message to the host may wait for the host
+// to read stdout before hookd takes the host for gone (docs/robustness.md).
+const defaultWriteTimeout = time.Minute
+
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
 	record                                    string
 	maxMessage                                int64
+	writeTimeout                              time.Duration
 	bypassTrust                               bool
 }
 
@@ -23,6 +29,7 @@ func (so *serveOpts) register(fs *pflag.FlagSet) {
 	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+joinProfiles())
 	fs.StringVar(&so.home, "home", "", "default user `folder` when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
+	fs.DurationVar(&so.writeTimeout, "write-timeout", defaultWriteTimeout, "end the session when the host takes nothing from stdout for this long (0: never)")
 	fs.StringVar(&so.logFile, "log-file", "", "write logs to this `file` instead of stderr")
 	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&so.record, "record", "", "append every hooks/run input and result to this `file` (JSON lines, for hookd replay)")
@@ -84,7 +91,8 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
 		// A host (or a terminal) that signals hookd gets what exit gives: every
 		// handler's process group killed and the spill folder removed.
-		Stop:            signalContext(),
+		Stop:            signalContext(logger),
+		WriteTimeout:    so.writeTimeout,
 		Framing:         framing,
 		MaxMessageBytes: so.maxMessage,
 		Profile:         so.profile,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -142,7 +143,7 @@ func trustHooks(ef *engineFlags, all bool, keys []string, cio *cmdIO) error {
 			return nil
 		}
 	}
-	trusted, err := e.Trust(keys)
+	trusted, err := e.Trust(context.Background(), keys)
 	if err != nil {
 		return cliEngineError(err)
 	}
@@ -193,7 +194,7 @@ func setEnabled(ef *engineFlags, enable bool, keys []string, cio *cmdIO) error {
 		}
 	}
 	for _, k := range keys {
-		if err := e.SetEnabled(k, enable); err != nil {
+		if err := e.SetEnabled(context.Background(), k, enable); err != nil {
 			return cliEngineError(err)
 		}
 		fmt.Fprintf(cio.stdout, "%sd %s\n", name, k)

@@ -349,6 +349,9 @@ type AsyncResult struct {
 // TakePendingResult holds the async results not delivered yet, oldest first.
 type TakePendingResult struct {
 	Results []AsyncResult `json:"results"`
+	// Dropped counts the async results hookd dropped, oldest first, because
+	// a bound was reached (docs/robustness.md) since the last TakePending.
+	Dropped int `json:"dropped"`
 }
 
 // CallToolParams are hookd's mcp/callTool request: call Tool on the host's
