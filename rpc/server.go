@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -20,6 +21,9 @@ import (
 const (
 	CodeServerNotInitialized = -32002
 	CodeRequestCancelled     = -32800
+	// CodeServerBusy refuses a request that would take the bytes held by
+	// requests in flight past Options.MaxInFlightBytes.
+	CodeServerBusy = -32001
 )
 
 // Log message types of window/logMessage.
@@ -35,15 +39,23 @@ const (
 type Options struct {
 	Framing         Framing
 	MaxMessageBytes int64
-	Profile         string
-	Home            string
-	BypassTrust     bool
-	Version         string
-	Logger          *slog.Logger
+	// MaxInFlightBytes caps the params bytes held by requests in flight
+	// together; DefaultMaxInFlightBytes when 0 (or negative). A request
+	// alone is never refused by it, only one that joins others.
+	MaxInFlightBytes int64
+	Profile          string
+	Home             string
+	BypassTrust      bool
+	Version          string
+	Logger           *slog.Logger
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context
 }
+
+// DefaultMaxInFlightBytes is Options.MaxInFlightBytes when it is not
+// positive: four messages of the default maximum size.
+const DefaultMaxInFlightBytes = 4 * DefaultMaxMessageBytes
 
 // A method is one entry of the dispatch table.
 type method struct {
@@ -81,7 +93,14 @@ type Server struct {
 	engine  *hooks.Engine
 	cancels map[jsonrpc2.ID]context.CancelFunc
 
+	// inflight counts requests not yet answered. exiting is set (under mu)
+	// before exit waits for it, so no request joins after the wait began.
 	inflight sync.WaitGroup
+	exiting  bool
+	// held is the bytes of params held by requests in flight; a request that
+	// would take it past maxHeld is refused (memory.go).
+	held     int64
+	maxHeld  int64
 	exitOnce sync.Once
 	exitCode int
 	done     chan struct{}
@@ -111,9 +130,17 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		// Replies to requests still running at EOF are written before the
 		// connection closes: a host may pipe a request file and close stdin.
 		// Calls to the host fail at once: their answers can no longer come.
-		BeforeEOF: func() { s.closeInput(); s.inflight.Wait() },
+		BeforeEOF:    func() { s.closeInput(); s.inflight.Wait() },
+		DetachParams: true,
 	})
-	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
+	s.maxHeld = opts.MaxInFlightBytes
+	if s.maxHeld <= 0 {
+		s.maxHeld = DefaultMaxInFlightBytes
+	}
+	// The connection's context is not base: cancelling base (exit, a signal,
+	// the host's death) kills the handlers, whose -32800 replies must still
+	// be written. The connection closes only once they are (below).
+	conn := jsonrpc2.NewConn(context.Background(), s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
 	var stop <-chan struct{}
 	if opts.Stop != nil {
 		stop = opts.Stop.Done()
@@ -146,6 +173,9 @@ func (s *Server) shutdownCode() int {
 func (s *Server) exit(code int) {
 	s.exitOnce.Do(func() {
 		s.exitCode = code
+		s.mu.Lock()
+		s.exiting = true
+		s.mu.Unlock()
 		s.cancelBase()
 		go func() {
 			s.inflight.Wait()
@@ -165,28 +195,55 @@ func (s *Server) exit(code int) {
 // goroutine, so it never blocks on slow work: only inline methods run here.
 func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	s.conn.CompareAndSwap(nil, conn)
-	if req.Notif {
-		s.handleNotification(req)
-		return
-	}
-	s.inflight.Add(1)
-	m, err := s.route(req)
-	if err != nil {
-		s.reply(conn, req, nil, err)
-		s.inflight.Done()
-		return
-	}
-	// The stream keeps the host's own bytes; the library's req.Params is a
-	// re-encoding (sorted keys, \u0026 for &) that hooks must not see.
+	// The stream keeps the host's own bytes; the library never sees params
+	// (StreamOptions.DetachParams), so it holds no second copy of them.
 	params := s.stream.Params()
 	if params == nil && req.Params != nil {
 		params = *req.Params
 	}
+	if req.Notif {
+		s.handleNotification(req, params)
+		return
+	}
 	if params == nil || string(params) == "null" {
 		params = []byte("{}")
 	}
+	size := int64(len(params))
+	s.mu.Lock()
+	var refuse error
+	switch {
+	case s.exiting:
+		refuse = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled: hookd is exiting"}
+	case s.cancels[req.ID] != nil:
+		// Two requests with one id could not be told apart in the replies,
+		// nor by $/cancelRequest: the second is refused, the first runs on.
+		refuse = &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: a request with id %s is still in flight; ids must be unique among requests in flight", idString(req.ID))}
+	case s.held > 0 && s.held+size > s.maxHeld:
+		refuse = &jsonrpc2.Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: this request's %d bytes of params with the %d bytes held by requests in flight exceed the %d byte cap (--max-inflight-bytes); send it again once replies arrive", size, s.held, s.maxHeld)}
+	default:
+		s.held += size
+		s.inflight.Add(1)
+	}
+	s.mu.Unlock()
+	if refuse != nil {
+		s.reply(conn, req, nil, refuse)
+		return
+	}
+	release := func() {
+		s.mu.Lock()
+		s.held -= size
+		s.mu.Unlock()
+	}
+	m, err := s.route(req)
+	if err != nil {
+		release()
+		s.reply(conn, req, nil, err)
+		s.inflight.Done()
+		return
+	}
 	if m.inline {
 		s.call(s.base, conn, req, m, params)
+		release()
 		return
 	}
 	rctx, cancel := context.WithCancel(s.base)
@@ -197,11 +254,24 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		defer func() {
 			s.mu.Lock()
 			delete(s.cancels, req.ID)
+			s.held -= size
 			s.mu.Unlock()
 			cancel()
 		}()
 		s.call(rctx, conn, req, m, params)
 	}()
+}
+
+// idString is an id as the host wrote it, for messages.
+func idString(id jsonrpc2.ID) string {
+	if id.IsString && strings.HasPrefix(id.Str, idPrefix) {
+		return id.Str[len(idPrefix):]
+	}
+	b, err := json.Marshal(id)
+	if err != nil {
+		return id.String()
+	}
+	return string(b)
 }
 
 // route checks the lifecycle and finds the method.
@@ -260,12 +330,12 @@ func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, e
 	} else {
 		rerr = conn.Reply(ctx, req.ID, result)
 	}
-	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) {
-		s.log.Error("write reply", "method", req.Method, "err", rerr)
+	if rerr != nil {
+		s.log.Error("reply lost: cannot write it", "method", req.Method, "id", req.ID.String(), "err", rerr)
 	}
 }
 
-func (s *Server) handleNotification(req *jsonrpc2.Request) {
+func (s *Server) handleNotification(req *jsonrpc2.Request, params []byte) {
 	switch req.Method {
 	case "$/cancelRequest":
 		var p struct {
@@ -273,8 +343,8 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 		}
 		var id jsonrpc2.ID
 		err := errors.New("no params")
-		if req.Params != nil {
-			if err = json.Unmarshal(*req.Params, &p); err == nil {
+		if params != nil {
+			if err = json.Unmarshal(params, &p); err == nil {
 				// The stream may have rewritten the id; DecodeID gives the
 				// key the request was registered under.
 				id, err = DecodeID(p.ID)
