@@ -384,6 +384,8 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	so := &serveOpts{}
 	fs.StringVar(&so.framing, "framing", "auto", "message framing: auto (first byte decides), lsp (Content-Length) or jsonl (one message per line)")
 	fs.Int64Var(&so.maxMessage, "max-message-bytes", 64<<20, "largest message accepted; larger frames are skipped unread")
+	fs.Int64Var(&so.maxInFlight, "max-inflight-bytes", rpc.DefaultMaxInFlightBytes, "bytes of params that requests in flight may hold together; a request past it is refused with -32001")
+	fs.IntVar(&so.maxRunning, "max-running-hooks", hooks.DefaultMaxRunning, "command hooks running at once; more wait their turn (hooks/status state \"queued\")")
 	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&so.home, "home", "", "default user folder when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
@@ -398,7 +400,8 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
-	maxMessage                                int64
+	maxMessage, maxInFlight                   int64
+	maxRunning                                int
 	bypassTrust                               bool
 }
 
@@ -417,6 +420,9 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	}
 	if so.maxMessage <= 0 {
 		return 1, fmt.Errorf("--max-message-bytes must be positive")
+	}
+	if so.maxInFlight <= 0 || so.maxRunning <= 0 {
+		return 1, fmt.Errorf("--max-inflight-bytes and --max-running-hooks must be positive")
 	}
 	if _, ok := hooks.LookupProfile(so.profile); !ok {
 		return 1, fmt.Errorf("unknown profile %q (known: %s)", so.profile, strings.Join(sortedProfiles(), ", "))
@@ -441,14 +447,16 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
 		// A host (or a terminal) that signals hookd gets what exit gives: every
 		// handler's process group killed and the spill folder removed.
-		Stop:            signalContext(),
-		Framing:         framing,
-		MaxMessageBytes: so.maxMessage,
-		Profile:         so.profile,
-		Home:            so.home,
-		BypassTrust:     so.bypassTrust,
-		Version:         version,
-		Logger:          logger,
+		Stop:             signalContext(),
+		Framing:          framing,
+		MaxMessageBytes:  so.maxMessage,
+		MaxInFlightBytes: so.maxInFlight,
+		MaxRunningHooks:  so.maxRunning,
+		Profile:          so.profile,
+		Home:             so.home,
+		BypassTrust:      so.bypassTrust,
+		Version:          version,
+		Logger:           logger,
 	})
 	return code, nil
 }

@@ -55,6 +55,9 @@ type Options struct {
 	// environment that hooks get, replacing the profile's EnvFilter
 	// (initialize config.envAllowlist, --env-allow).
 	EnvAllowlist []string
+	// MaxRunning caps the command handlers running at once; more wait
+	// (running.go). 0: DefaultMaxRunning.
+	MaxRunning int
 }
 
 // Engine discovers hooks and runs them for events. It is safe for concurrent
@@ -75,6 +78,7 @@ type Engine struct {
 	// Async handlers belong to the engine, not to the request that started
 	// them (async.go).
 	async asyncRunner
+	slots runSlots // running.go
 }
 
 // ErrUnknownEvent is returned by Run for an event the profile does not know.
@@ -109,6 +113,7 @@ func New(opts Options) *Engine {
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
 	e.async.init()
+	e.slots.init(opts.MaxRunning)
 	return e
 }
 
@@ -398,9 +403,18 @@ func hookRun(o Outcome) HookRun {
 
 // runOne runs one handler to completion and reads its output.
 func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Hook, stdin []byte) Outcome {
-	e.reportStatus(runID, h, StateStarted)
-	raw := e.execute(ctx, h, stdin)
-	e.reportStatus(runID, h, StateFinished)
+	ctx = context.WithValue(ctx, runIDKey{}, runID)
+	// Queued first (running.go), so that "started" means started.
+	release, ok := e.acquireSlot(ctx, h)
+	var raw RawResult
+	if ok {
+		e.reportStatus(runID, h, StateStarted)
+		raw = e.execute(context.WithValue(ctx, slotHeldKey{}, true), h, stdin)
+		release()
+		e.reportStatus(runID, h, StateFinished)
+	} else {
+		raw = RawResult{Cancelled: true, Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+	}
 	var o Outcome
 	if ev.Parse != nil {
 		o = ev.Parse(raw, false)
@@ -433,6 +447,13 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return RawResult{Err: fmt.Errorf("hook working directory %s is not a directory", dir), Timeout: timeout}
 		}
+	}
+	if held, _ := ctx.Value(slotHeldKey{}).(bool); !held {
+		release, ok := e.acquireSlot(ctx, h)
+		if !ok {
+			return RawResult{Cancelled: true, Timeout: timeout}
+		}
+		defer release()
 	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{

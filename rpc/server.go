@@ -43,11 +43,14 @@ type Options struct {
 	// together; DefaultMaxInFlightBytes when 0 (or negative). A request
 	// alone is never refused by it, only one that joins others.
 	MaxInFlightBytes int64
-	Profile          string
-	Home             string
-	BypassTrust      bool
-	Version          string
-	Logger           *slog.Logger
+	// MaxRunningHooks caps the command hooks running at once; more wait
+	// their turn. 0: hooks.DefaultMaxRunning.
+	MaxRunningHooks int
+	Profile         string
+	Home            string
+	BypassTrust     bool
+	Version         string
+	Logger          *slog.Logger
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bufio"
+	"errors"
 	"context"
 	"fmt"
 	"os"
@@ -137,5 +138,17 @@ func TestRun_WaitingOnHooksPinsNoThreads(t *testing.T) {
 	done.Wait()
 	if grown := threads(t) - before; grown > hooks/4 {
 		t.Fatalf("%d hooks left %d more OS threads, want fewer than %d", hooks, grown, hooks/4)
+	}
+}
+
+func TestStartError_ResourceExhaustionIsNamed(t *testing.T) {
+	for _, errno := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.EAGAIN, syscall.ENOMEM} {
+		err := startError(&os.PathError{Op: "fork/exec", Path: "/bin/sh", Err: errno})
+		if !errors.Is(err, ErrResources) || !strings.Contains(err.Error(), "could not start") {
+			t.Errorf("%v: %v, want ErrResources named", errno, err)
+		}
+	}
+	if err := startError(&os.PathError{Op: "fork/exec", Path: "/nope", Err: syscall.ENOENT}); errors.Is(err, ErrResources) {
+		t.Errorf("a missing shell is not a resource limit: %v", err)
 	}
 }
