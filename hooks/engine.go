@@ -353,7 +353,9 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 			o = syncOuts[j]
 			j++
 		}
-		res.Hooks = append(res.Hooks, hookRun(o))
+		hr := hookRun(o)
+		e.boundStderr(&hr, o.Raw)
+		res.Hooks = append(res.Hooks, hr)
 	}
 	return res, nil
 }

@@ -245,8 +245,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return
 	}
 	if m.inline {
-		s.call(s.base, conn, req, m, params)
-		release()
+		s.call(s.base, conn, req, m, params, release)
 		return
 	}
 	rctx, cancel := context.WithCancel(s.base)
@@ -254,14 +253,15 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	s.cancels[req.ID] = cancel
 	s.mu.Unlock()
 	go func() {
-		defer func() {
+		defer cancel()
+		// The id is free again before the reply goes out: a host may reuse
+		// it as soon as it has the answer.
+		s.call(rctx, conn, req, m, params, func() {
 			s.mu.Lock()
 			delete(s.cancels, req.ID)
 			s.held -= size
 			s.mu.Unlock()
-			cancel()
-		}()
-		s.call(rctx, conn, req, m, params)
+		})
 	}()
 }
 
@@ -295,8 +295,9 @@ func (s *Server) route(req *jsonrpc2.Request) (method, error) {
 	return m, nil
 }
 
-// call runs one method and replies exactly once, whatever happens in it.
-func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte) {
+// call runs one method and replies exactly once, whatever happens in it;
+// done runs just before the reply is written.
+func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte, done func()) {
 	defer s.inflight.Done()
 	var (
 		result any
@@ -314,6 +315,7 @@ func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	if ctx.Err() != nil && err == nil || errors.Is(err, context.Canceled) {
 		err = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled"}
 	}
+	done()
 	s.reply(conn, req, result, err)
 	if then, ok := result.(replyThen); ok && err == nil {
 		then.after()

@@ -196,12 +196,14 @@ func Run(ctx context.Context, c Command) (res Result) {
 	}
 	defer stopTimeout()
 
+	// Until Run returns, the hook's group dies with hookd, however hookd
+	// ends (watchdog_unix.go, the Job Object on Windows). The watchdog is
+	// ready before the hook starts, so registering it is one pipe write.
+	prepareGuard()
 	if err := cmd.Start(); err != nil {
 		res.Err = startError(err)
 		return res
 	}
-	// Until Run returns, the hook's group dies with hookd, however hookd
-	// ends (watchdog_unix.go, the Job Object on Windows).
 	defer guard(cmd)()
 
 	stdinErr := make(chan error, 1)

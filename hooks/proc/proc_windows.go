@@ -58,6 +58,9 @@ func configure(cmd *exec.Cmd, argv []string) {
 // jobs maps a running hook's pid to its job.
 var jobs sync.Map // int → windows.Handle
 
+// prepareGuard: jobs are made per hook, in guard.
+func prepareGuard() {}
+
 func guard(cmd *exec.Cmd) func() {
 	p := cmd.Process
 	job, err := windows.CreateJobObject(nil, nil)

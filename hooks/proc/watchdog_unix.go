@@ -99,6 +99,9 @@ func WatchdogPID() int {
 	return watchdog.pid
 }
 
+// prepareGuard starts the watchdog if it is not running yet.
+func prepareGuard() { watchdog.once.Do(startWatchdog) }
+
 // guard registers a running hook's group with the watchdog; the returned
 // func unregisters it.
 func guard(cmd *exec.Cmd) func() {
