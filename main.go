@@ -18,6 +18,7 @@ import (
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/rpc"
+	"github.com/hookd/hookd/spill"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -439,6 +440,12 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	logger, err := newLogger(so.logLevel, logOut)
 	if err != nil {
 		return 1, err
+	}
+	// A hookd that was killed could not remove its session's spill folder.
+	if n, err := spill.RemoveStale(); err != nil {
+		logger.Warn("removing stale spill folders", "err", err)
+	} else if n > 0 {
+		logger.Info("removed spill folders of sessions whose hookd is gone", "count", n)
 	}
 	out, err := rpc.ClaimStdout()
 	if err != nil {

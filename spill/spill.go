@@ -108,6 +108,7 @@ func ensureDir(session string) (string, error) {
 	if !fi.IsDir() || !ownedByUser(fi) {
 		return "", fmt.Errorf("spill folder %s is not a folder of this user; not writing hook output there", dir)
 	}
+	markOwner(dir) // stale.go
 	if fi.Mode().Perm() != 0o700 {
 		if err := os.Chmod(dir, 0o700); err != nil {
 			return "", fmt.Errorf("spill folder %s: %w", dir, err)
