@@ -254,9 +254,13 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	s.mu.Unlock()
 	go func() {
 		defer cancel()
+		// Nothing here keeps params once the method is done with them
+		// (hooks/run keeps only its input until the hooks have it).
+		p := params
+		params = nil
 		// The id is free again before the reply goes out: a host may reuse
 		// it as soon as it has the answer.
-		s.call(rctx, conn, req, m, params, func() {
+		s.call(rctx, conn, req, m, p, func() {
 			s.mu.Lock()
 			delete(s.cancels, req.ID)
 			s.held -= size

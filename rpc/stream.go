@@ -327,8 +327,11 @@ func (s *Stream) ReadObject(v any) error {
 // returns, before it reads again, so a handler that calls Params first thing
 // gets its own message's params: hooks then see the host's bytes, not the
 // library's re-encoding with sorted keys and \u0026 for &.
+//
+// The stream forgets them once returned, so that they are freed with the
+// request that took them rather than when the next message arrives.
 func (s *Stream) Params() []byte {
-	if p := s.params.Load(); p != nil && len(*p) > 0 {
+	if p := s.params.Swap(nil); p != nil && len(*p) > 0 {
 		return *p
 	}
 	return nil

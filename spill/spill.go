@@ -65,6 +65,7 @@ func Remove(session string) error {
 	if err := os.RemoveAll(Dir(session)); err != nil {
 		return fmt.Errorf("remove spill folder: %w", err)
 	}
+	_ = os.Remove(ownerPath(Dir(session))) // stale.go
 	return nil
 }
 

@@ -8,22 +8,36 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
-// ownerFile, in a session's spill folder, holds the pid of the hookd that
-// made it. A hookd that is killed never removes its folder; the next one to
-// start does (RemoveStale). Folders without it (Codex's own, in the same
-// hook_outputs) are never touched.
-const ownerFile = ".hookd-pid"
+// ownerSuffix names the file beside a session's spill folder
+// (<folder>.hookd-pid) that holds the pid of the hookd that made it. A hookd
+// that is killed never removes its folder; the next one to start does
+// (RemoveStale). Folders without it (Codex's own, in the same hook_outputs)
+// are never touched. It sits beside the folder, not in it, so that the
+// folder holds only spilled texts.
+const ownerSuffix = ".hookd-pid"
 
-// markOwner records this process as the owner of a session folder.
+func ownerPath(dir string) string { return dir + ownerSuffix }
+
+// markOwner records this process as the owner of a session folder. The
+// record is written inside the folder, which ensureDir has checked is ours,
+// and renamed beside it: a rename replaces whatever another user may have
+// planted at that name (a symlink, say) instead of writing through it.
 func markOwner(dir string) {
-	path := filepath.Join(dir, ownerFile)
+	path := ownerPath(dir)
 	want := strconv.Itoa(os.Getpid()) + "\n"
 	if b, err := os.ReadFile(path); err == nil && string(b) == want {
 		return
 	}
-	_ = os.WriteFile(path, []byte(want), 0o600)
+	tmp := filepath.Join(dir, ".owner-"+newUUID())
+	if err := os.WriteFile(tmp, []byte(want), 0o600); err != nil {
+		return
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+	}
 }
 
 // RemoveStale removes the spill folders of this user's sessions whose hookd
@@ -40,12 +54,16 @@ func RemoveStale() (int, error) {
 	removed := 0
 	var errs []error
 	for _, e := range entries {
-		dir := filepath.Join(parent, e.Name())
-		fi, err := os.Lstat(dir)
-		if err != nil || !fi.IsDir() || !ownedByUser(fi) {
+		name, ok := strings.CutSuffix(e.Name(), ownerSuffix)
+		if !ok {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		marker := filepath.Join(parent, e.Name())
+		fi, err := os.Lstat(marker)
+		if err != nil || !fi.Mode().IsRegular() || !ownedByUser(fi) {
+			continue
+		}
+		b, err := os.ReadFile(marker)
 		if err != nil {
 			continue
 		}
@@ -53,10 +71,15 @@ func RemoveStale() (int, error) {
 		if err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
 			continue
 		}
+		dir := filepath.Join(parent, name)
+		if fi, err := os.Lstat(dir); err == nil && (!fi.IsDir() || !ownedByUser(fi)) {
+			continue // not ours to remove
+		}
 		if err := os.RemoveAll(dir); err != nil {
 			errs = append(errs, fmt.Errorf("remove stale spill folder: %w", err))
 			continue
 		}
+		_ = os.Remove(marker)
 		removed++
 	}
 	return removed, errors.Join(errs...)

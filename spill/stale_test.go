@@ -3,7 +3,6 @@ package spill
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -25,7 +24,7 @@ func TestRemoveStale_RemovesOnlyFoldersOfAGoneHookd(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale.Close()
-	if err := os.WriteFile(filepath.Join(Dir("killed-session"), ownerFile), []byte(strconv.Itoa(dead.Process.Pid)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(ownerPath(Dir("killed-session")), []byte(strconv.Itoa(dead.Process.Pid)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// A folder some other program made (Codex shares hook_outputs).
@@ -37,8 +36,10 @@ func TestRemoveStale_RemovesOnlyFoldersOfAGoneHookd(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("RemoveStale() = %d, %v; want 1 folder removed", n, err)
 	}
-	if _, err := os.Stat(Dir("killed-session")); !os.IsNotExist(err) {
-		t.Errorf("the folder of a gone hookd is still there (%v)", err)
+	for _, gone := range []string{Dir("killed-session"), ownerPath(Dir("killed-session"))} {
+		if _, err := os.Stat(gone); !os.IsNotExist(err) {
+			t.Errorf("%s of a gone hookd is still there (%v)", gone, err)
+		}
 	}
 	for _, keep := range []string{"live-session", "codex-session"} {
 		if _, err := os.Stat(Dir(keep)); err != nil {
