@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -440,6 +441,13 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	logger, err := newLogger(so.logLevel, logOut)
 	if err != nil {
 		return 1, err
+	}
+	// A large request is garbage soon after its hooks have read it; with
+	// the default GOGC of 100 the heap could grow to twice what is live
+	// before it is collected. 50 keeps the peak near twice the bytes in
+	// flight (docs/failure-modes.md). GOGC in the environment wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
 	}
 	// A hookd that was killed could not remove its session's spill folder.
 	if n, err := spill.RemoveStale(); err != nil {

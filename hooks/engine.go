@@ -248,7 +248,7 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	if len(input) == 0 {
 		input = []byte("{}")
 	}
-	if in := gjson.ParseBytes(input); !in.IsObject() {
+	if in := gjson.Parse(view(input)); !in.IsObject() {
 		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
 	}
 	var gate string
@@ -259,7 +259,6 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		}
 		gate = why
 	}
-	stdin := e.buildInput(ev, input, turnID)
 	targets, _ := ev.MatchTargets(e.profile, input)
 
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
@@ -284,6 +283,10 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		res.Skipped = append(res.Skipped, dropped(run, kept)...)
 		run = kept
 	}
+	// Built once selection is done, so that input is not needed past here
+	// and a large request is not held twice while its hooks run.
+	stdin := e.buildInput(ev, input, turnID)
+	input = nil
 	// Only when a handler will read it: preparing may write files (Soong's
 	// artifact_ref).
 	if e.profile.PrepareInput != nil && len(run) > 0 {
@@ -516,12 +519,14 @@ func scrubEnv(env []string) []string {
 // taken from the request's input or else from the session, then any other
 // input fields as given. hook_event_name is always the event.
 func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte {
-	in := gjson.ParseBytes(input)
+	in := gjson.Parse(view(input))
 	s := e.opts.Session
 	buf := make([]byte, 0, len(input)+256)
 	buf = append(buf, '{')
 	seen := make(map[string]bool, len(ev.InputFields))
-	add := func(k string, raw []byte) {
+	// Raw values are appended from the input as strings: no copy of a
+	// large field is made on the way.
+	add := func(k string, raw string) {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
@@ -530,7 +535,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 		buf = append(buf, ':')
 		buf = append(buf, raw...)
 	}
-	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
+	str := func(v string) string { b, _ := json.Marshal(v); return string(b) }
 	for _, f := range ev.InputFields {
 		seen[f] = true
 		if f == "hook_event_name" {
@@ -542,7 +547,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				add(f, str(e.profile.CanonicalTool(v.Str)))
 				continue
 			}
-			add(f, []byte(v.Raw))
+			add(f, v.Raw)
 			continue
 		}
 		switch f {
@@ -552,7 +557,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 			add(f, str(s.Cwd))
 		case "transcript_path":
 			if s.TranscriptPath == "" {
-				add(f, []byte("null"))
+				add(f, "null")
 			} else {
 				add(f, str(s.TranscriptPath))
 			}
@@ -571,15 +576,15 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				add(f, str(turnID))
 			}
 		case "last_assistant_message":
-			add(f, []byte("null"))
+			add(f, "null")
 		case "stop_hook_active":
-			add(f, []byte("false"))
+			add(f, "false")
 		}
 	}
 	in.ForEach(func(k, v gjson.Result) bool {
 		if !seen[k.Str] {
 			seen[k.Str] = true
-			add(k.Str, []byte(v.Raw))
+			add(k.Str, v.Raw)
 		}
 		return true
 	})

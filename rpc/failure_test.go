@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +194,28 @@ func TestServer_BytesInFlightAreCapped(t *testing.T) {
 	}
 	h.send(t, `{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}`)
 	h.reply(t, "1")
+}
+
+func TestServer_LargeRequestIsNotCopiedOverAndOver(t *testing.T) {
+	h := newRawHarness(t, Options{Version: "test"})
+	h.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"session":{"id":"s-big","cwd":%q},"config":{"home":%q,"bypassTrust":true,"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"cat > /dev/null"}]}]}}}}`, t.TempDir(), t.TempDir())
+	h.reply(t, `"init"`)
+	const size = 16 << 20
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"hooks/run","params":{"event":"PreToolUse","input":{"tool_name":"Bash","tool_input":{"command":"ls"},"pad":"` +
+		strings.Repeat("x", size) + `"}}}` + "\n")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := h.in.Write(req); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.reply(t, "1"); r.Get("error").Exists() {
+		t.Fatalf("hooks/run: %s", r.Raw)
+	}
+	runtime.ReadMemStats(&after)
+	// Reading the line (blocks, then one joined copy) and the hook's
+	// stdin: three times the request, and change. Each copy more (a
+	// decoder's, a re-encoding's) adds one size; 72cc725 allocated 20 times.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*size {
+		t.Errorf("a %d MiB request allocated %d MiB, want at most %d MiB", size>>20, alloc>>20, 4*size>>20)
+	}
 }

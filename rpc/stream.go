@@ -500,15 +500,32 @@ func (s *Stream) nextLine() ([]byte, error) {
 // returns it without its "\n" or "\r\n". A longer line is consumed up to its
 // newline but not kept: tooLong reports it.
 func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
+	// Bytes collect in blocks that double up to maxBlock and are joined
+	// once at the end: appending to one slice would leave every outgrown
+	// copy behind as garbage, several times the line in all.
+	const maxBlock = 4 << 20
+	var blocks [][]byte
+	var cur []byte
+	total := int64(0)
 	for {
 		chunk, err := s.br.ReadSlice('\n')
 		if !tooLong {
 			// +2 leaves room for the "\r\n" that does not count.
-			if int64(len(line))+int64(len(chunk)) > s.max+2 {
-				tooLong, line = true, nil
+			if total+int64(len(chunk)) > s.max+2 {
+				tooLong, blocks, cur = true, nil, nil
 			} else {
-				// Copying chunk by chunk grows the line only as bytes arrive.
-				line = append(line, chunk...)
+				total += int64(len(chunk))
+				for len(chunk) > 0 {
+					if len(cur) == cap(cur) {
+						if cur != nil {
+							blocks = append(blocks, cur)
+						}
+						cur = make([]byte, 0, min(max(2*cap(cur), 4<<10), maxBlock))
+					}
+					n := copy(cur[len(cur):cap(cur)], chunk)
+					cur = cur[:len(cur)+n]
+					chunk = chunk[n:]
+				}
 			}
 		}
 		if err == bufio.ErrBufferFull {
@@ -516,6 +533,14 @@ func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
 		}
 		if tooLong {
 			return nil, true, err
+		}
+		line = cur
+		if len(blocks) > 0 {
+			line = make([]byte, 0, total)
+			for _, b := range blocks {
+				line = append(line, b...)
+			}
+			line = append(line, cur...)
 		}
 		line = trimEOL(line)
 		if int64(len(line)) > s.max {
