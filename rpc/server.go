@@ -101,7 +101,7 @@ type Server struct {
 	inflight sync.WaitGroup
 	exiting  bool
 	// held is the bytes of params held by requests in flight; a request that
-	// would take it past maxHeld is refused (memory.go).
+	// would take it past maxHeld is refused with CodeServerBusy.
 	held     int64
 	maxHeld  int64
 	exitOnce sync.Once
@@ -198,8 +198,9 @@ func (s *Server) exit(code int) {
 // goroutine, so it never blocks on slow work: only inline methods run here.
 func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	s.conn.CompareAndSwap(nil, conn)
-	// The stream keeps the host's own bytes; the library never sees params
-	// (StreamOptions.DetachParams), so it holds no second copy of them.
+	// The stream keeps the host's own bytes: the library never sees params
+	// (StreamOptions.DetachParams), so it holds no second copy of them, and
+	// hooks never see its re-encoding (sorted keys, \u0026 for &).
 	params := s.stream.Params()
 	if params == nil && req.Params != nil {
 		params = *req.Params
