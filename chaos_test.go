@@ -83,10 +83,48 @@ func startChaos(t *testing.T, bin string, args ...string) *chaosHookd {
 		}
 	}()
 	t.Cleanup(func() {
+		// A build without the watchdog leaves its hooks behind when it is
+		// killed: they are found by parentage first, and killed too.
+		tree := descendants(cmd.Process.Pid)
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		for _, pid := range tree {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 		_ = cmd.Wait()
 	})
 	return h
+}
+
+// descendants lists the processes below pid, from /proc.
+func descendants(pid int) []int {
+	parent := map[int]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		f := strings.Fields(string(b[i+2:]))
+		if len(f) > 1 {
+			parent[p], _ = strconv.Atoi(f[1])
+		}
+	}
+	var out []int
+	for p := range parent {
+		for q, depth := parent[p], 0; q > 1 && depth < 64; q, depth = parent[q], depth+1 {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func (h *chaosHookd) send(t *testing.T, format string, args ...any) {
