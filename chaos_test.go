@@ -267,7 +267,7 @@ func TestChaos_ProcessesAliveAfterHookdIsKilled(t *testing.T) {
 	}
 	// Reap what was killed.
 	for {
-		if _, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); err != nil {
+		if pid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); pid <= 0 || err != nil {
 			break
 		}
 	}
