@@ -19,7 +19,7 @@ func TestRun_HooksBeyondTheRunningCapQueueAndSaySo(t *testing.T) {
 	groups := strings.TrimSuffix(strings.Repeat(`{"hooks": [`+cmd+`]},`, 5), ",")
 	host := newFakeHost(nil)
 	e := New(Options{
-		Profile:     Codex,
+		Profile:     codexProfile(),
 		Session:     Session{ID: "sess_cap", Cwd: t.TempDir()},
 		Discover:    DiscoverOptions{Home: t.TempDir(), SessionHooks: []byte(`{"Stop": [` + groups + `]}`)},
 		BypassTrust: true,

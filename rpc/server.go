@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/sourcegraph/jsonrpc2"
@@ -54,11 +55,20 @@ type Options struct {
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context
+	// WriteTimeout bounds the write of one message to the host: a host that
+	// takes nothing from stdout for that long has stopped reading, and the
+	// session ends as if it had died. 0: no bound (docs/robustness.md).
+	WriteTimeout time.Duration
 }
 
 // DefaultMaxInFlightBytes is Options.MaxInFlightBytes when it is not
 // positive: four messages of the default maximum size.
 const DefaultMaxInFlightBytes = 4 * DefaultMaxMessageBytes
+
+// exitWriteGrace is how long an ending session's last replies may wait for a
+// host to read them before writes are abandoned, so that a host that stopped
+// reading stdout cannot keep hookd alive.
+const exitWriteGrace = 2 * time.Second
 
 // A method is one entry of the dispatch table.
 type method struct {
@@ -67,6 +77,12 @@ type method struct {
 	// inline methods change server state: they run on the reader goroutine, in
 	// wire order. The others run concurrently.
 	inline bool
+	// serial methods change state too but may wait (for another process's
+	// lock on config.toml): they run in wire order with the inline ones, on a
+	// goroutine of their own, so that the reader goes on reading
+	// $/cancelRequest, exit and answers to hookd's calls meanwhile. Requests
+	// read after one start only when it has finished (see Handle).
+	serial bool
 }
 
 // methods is the dispatch table. Each method lives in its own file.
@@ -95,6 +111,9 @@ type Server struct {
 	state   lifecycle
 	engine  *hooks.Engine
 	cancels map[jsonrpc2.ID]context.CancelFunc
+	// ordered is closed when the last serial method (and any state-changing
+	// request queued behind it) has finished; only the reader replaces it.
+	ordered chan struct{}
 
 	// inflight counts requests not yet answered. exiting is set (under mu)
 	// before exit waits for it, so no request joins after the wait began.
@@ -114,6 +133,8 @@ type Server struct {
 	callSeq     atomic.Uint64
 	inputClosed context.Context
 	closeInput  context.CancelFunc
+	// cancelAtEOF: initialize said onStdinClose "cancel".
+	cancelAtEOF atomic.Bool
 }
 
 // Serve runs hookd's JSON-RPC server over r and w until exit, stdin EOF, the
@@ -123,7 +144,8 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{})}
+	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{}),
+		ordered: closedChan()}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	s.inputClosed, s.closeInput = context.WithCancel(context.Background())
 	s.stream = NewStream(r, w, closer, StreamOptions{
@@ -133,7 +155,25 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		// Replies to requests still running at EOF are written before the
 		// connection closes: a host may pipe a request file and close stdin.
 		// Calls to the host fail at once: their answers can no longer come.
-		BeforeEOF:    func() { s.closeInput(); s.inflight.Wait() },
+		// A host that said onStdinClose "cancel" has them killed instead.
+		BeforeEOF: func() {
+			s.closeInput()
+			if s.cancelAtEOF.Load() {
+				// Each request, not s.base: the connection lives on it, and
+				// the cancelled replies must still go out.
+				s.mu.Lock()
+				for _, cancel := range s.cancels {
+					cancel()
+				}
+				s.mu.Unlock()
+			}
+			s.inflight.Wait()
+		},
+		WriteTimeout: opts.WriteTimeout,
+		OnWriteStuck: func() {
+			s.log.Error("the host has not read stdout for the write timeout: ending the session", "timeout", opts.WriteTimeout)
+			s.exit(1)
+		},
 		DetachParams: true,
 	})
 	s.maxHeld = opts.MaxInFlightBytes
@@ -158,6 +198,7 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	}
 	// exit may have been called by the reader; wait for its cleanup.
 	<-s.done
+	s.stream.Abandon()
 	conn.Close()
 	return s.exitCode
 }
@@ -180,7 +221,11 @@ func (s *Server) exit(code int) {
 		s.exiting = true
 		s.mu.Unlock()
 		s.cancelBase()
+		// Replies to the handlers just killed get their chance; a host that
+		// does not read them does not hold the exit up.
+		abandon := time.AfterFunc(exitWriteGrace, s.stream.Abandon)
 		go func() {
+			defer abandon.Stop()
 			s.inflight.Wait()
 			s.mu.Lock()
 			e := s.engine
@@ -245,20 +290,37 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.inflight.Done()
 		return
 	}
-	if m.inline {
+	// While a serial method runs, every later request waits for it, and the
+	// state-changing ones queue up behind it in wire order: the order is
+	// that of the wire, as if the reader had run them, without the reader
+	// waiting.
+	prev := s.ordered
+	busy := !isClosed(prev)
+	if m.inline && !busy {
 		s.call(s.base, conn, req, m, params, release)
 		return
+	}
+	var done chan struct{}
+	if m.inline || m.serial {
+		done = make(chan struct{})
+		s.ordered = done
 	}
 	rctx, cancel := context.WithCancel(s.base)
 	s.mu.Lock()
 	s.cancels[req.ID] = cancel
 	s.mu.Unlock()
 	go func() {
-		defer cancel()
+		defer func() {
+			cancel()
+			if done != nil {
+				close(done)
+			}
+		}()
 		// Nothing here keeps params once the method is done with them
 		// (hooks/run keeps only its input until the hooks have it).
 		p := params
 		params = nil
+		<-prev
 		// The id is free again before the reply goes out: a host may reuse
 		// it as soon as it has the answer.
 		s.call(rctx, conn, req, m, p, func() {
@@ -280,6 +342,21 @@ func idString(id jsonrpc2.ID) string {
 		return id.String()
 	}
 	return string(b)
+}
+
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // route checks the lifecycle and finds the method.
@@ -340,7 +417,8 @@ func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, e
 	} else {
 		rerr = conn.Reply(ctx, req.ID, result)
 	}
-	if rerr != nil {
+	// A host that stopped reading was reported once, when it was noticed.
+	if rerr != nil && !errors.Is(rerr, ErrWriteStuck) {
 		s.log.Error("reply lost: cannot write it", "method", req.Method, "id", req.ID.String(), "err", rerr)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -19,35 +19,44 @@ import (
 // folder holds only spilled texts.
 const ownerSuffix = ".hookd-pid"
 
-func ownerPath(dir string) string { return dir + ownerSuffix }
-
-// markOwner records this process as the owner of a session folder. The
-// record is written inside the folder, which ensureDir has checked is ours,
-// and renamed beside it: a rename replaces whatever another user may have
-// planted at that name (a symlink, say) instead of writing through it.
-func markOwner(dir string) {
-	path := ownerPath(dir)
+// markOwner records this process as the owner of the session folder name in
+// the checked spill root. The record is written inside the folder, which
+// openSession has checked is ours, and renamed beside it: a rename replaces
+// whatever another user may have planted at that name instead of writing
+// through it.
+func markOwner(root *os.Root, name string) {
 	want := strconv.Itoa(os.Getpid()) + "\n"
-	if b, err := os.ReadFile(path); err == nil && string(b) == want {
+	if b, err := root.ReadFile(name + ownerSuffix); err == nil && string(b) == want {
 		return
 	}
-	tmp := filepath.Join(dir, ".owner-"+newUUID())
-	if err := os.WriteFile(tmp, []byte(want), 0o600); err != nil {
+	tmp := path.Join(name, ".owner-"+newUUID())
+	if err := root.WriteFile(tmp, []byte(want), 0o600); err != nil {
 		return
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
+	if err := root.Rename(tmp, name+ownerSuffix); err != nil {
+		_ = root.Remove(tmp)
 	}
 }
 
 // RemoveStale removes the spill folders of this user's sessions whose hookd
-// is gone, and returns how many it removed. hookd calls it when it starts.
+// is gone, and returns how many it removed. hookd serve calls it when it
+// starts. Like every spill operation it works through a handle of the
+// checked spill root; a root that cannot be trusted is left alone.
 func RemoveStale() (int, error) {
-	parent := filepath.Join(os.TempDir(), folderName)
-	entries, err := os.ReadDir(parent)
+	root, err := openRoot(false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
+	if err != nil {
+		return 0, fmt.Errorf("remove stale spill folders: %w", err)
+	}
+	defer root.Close()
+	d, err := root.Open(".")
+	if err != nil {
+		return 0, fmt.Errorf("list spill folders: %w", err)
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return 0, fmt.Errorf("list spill folders: %w", err)
 	}
@@ -55,15 +64,14 @@ func RemoveStale() (int, error) {
 	var errs []error
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ownerSuffix)
-		if !ok {
+		if !ok || name == "" {
 			continue
 		}
-		marker := filepath.Join(parent, e.Name())
-		fi, err := os.Lstat(marker)
+		fi, err := root.Lstat(e.Name())
 		if err != nil || !fi.Mode().IsRegular() || !ownedByUser(fi) {
 			continue
 		}
-		b, err := os.ReadFile(marker)
+		b, err := root.ReadFile(e.Name())
 		if err != nil {
 			continue
 		}
@@ -71,15 +79,14 @@ func RemoveStale() (int, error) {
 		if err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
 			continue
 		}
-		dir := filepath.Join(parent, name)
-		if fi, err := os.Lstat(dir); err == nil && (!fi.IsDir() || !ownedByUser(fi)) {
+		if fi, err := root.Lstat(name); err == nil && (!fi.IsDir() || !ownedByUser(fi)) {
 			continue // not ours to remove
 		}
-		if err := os.RemoveAll(dir); err != nil {
-			errs = append(errs, fmt.Errorf("remove stale spill folder: %w", err))
+		if err := root.RemoveAll(name); err != nil {
+			errs = append(errs, fmt.Errorf("remove stale spill folder %s: %w", name, err))
 			continue
 		}
-		_ = os.Remove(marker)
+		_ = root.Remove(e.Name())
 		removed++
 	}
 	return removed, errors.Join(errs...)

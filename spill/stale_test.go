@@ -24,7 +24,7 @@ func TestRemoveStale_RemovesOnlyFoldersOfAGoneHookd(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale.Close()
-	if err := os.WriteFile(ownerPath(Dir("killed-session")), []byte(strconv.Itoa(dead.Process.Pid)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(Dir("killed-session")+ownerSuffix, []byte(strconv.Itoa(dead.Process.Pid)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// A folder some other program made (Codex shares hook_outputs).
@@ -36,7 +36,7 @@ func TestRemoveStale_RemovesOnlyFoldersOfAGoneHookd(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("RemoveStale() = %d, %v; want 1 folder removed", n, err)
 	}
-	for _, gone := range []string{Dir("killed-session"), ownerPath(Dir("killed-session"))} {
+	for _, gone := range []string{Dir("killed-session"), Dir("killed-session") + ownerSuffix} {
 		if _, err := os.Stat(gone); !os.IsNotExist(err) {
 			t.Errorf("%s of a gone hookd is still there (%v)", gone, err)
 		}
