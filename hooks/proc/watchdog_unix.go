@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // The watchdog makes sure no hook outlives hookd, however hookd ends: a
@@ -65,7 +66,7 @@ func runWatchdog(r io.Reader) int {
 var watchdog struct {
 	once sync.Once
 	mu   sync.Mutex
-	w    io.WriteCloser // nil when the watchdog could not start
+	w    *os.File // nil when the watchdog could not start
 	pid  int
 }
 
@@ -78,11 +79,15 @@ func startWatchdog() {
 	cmd := exec.Command(exe)
 	cmd.Env = []string{watchdogEnv + "=1"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	w, err := cmd.StdinPipe()
+	r, w, err := os.Pipe()
 	if err != nil {
 		return
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdin = r
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
 		return
 	}
 	// Reaped when it exits, which is when hookd's end of the pipe closes.
@@ -119,6 +124,9 @@ func tell(line string) bool {
 	if watchdog.w == nil {
 		return false
 	}
+	// A watchdog that stopped reading (stopped by a debugger, say) must not
+	// stop hooks from starting: the write gives up, and the watchdog with it.
+	_ = watchdog.w.SetWriteDeadline(time.Now().Add(time.Second))
 	if _, err := io.WriteString(watchdog.w, line); err != nil {
 		watchdog.w.Close()
 		watchdog.w = nil
