@@ -67,7 +67,6 @@ var watchdog struct {
 	once sync.Once
 	mu   sync.Mutex
 	w    *os.File // nil when the watchdog could not start
-	pid  int
 }
 
 // startWatchdog starts the watchdog process once per hookd.
@@ -92,16 +91,7 @@ func startWatchdog() {
 	}
 	// Reaped when it exits, which is when hookd's end of the pipe closes.
 	go func() { _ = cmd.Wait() }()
-	watchdog.w, watchdog.pid = w, cmd.Process.Pid
-}
-
-// WatchdogPID returns the watchdog process's pid, starting it if needed, or
-// 0 when it could not start. For tests and the chaos suite.
-func WatchdogPID() int {
-	watchdog.once.Do(startWatchdog)
-	watchdog.mu.Lock()
-	defer watchdog.mu.Unlock()
-	return watchdog.pid
+	watchdog.w = w
 }
 
 // prepareGuard starts the watchdog if it is not running yet.
