@@ -3,12 +3,15 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/rpc"
+	"github.com/hookd/hookd/spill"
 )
 
 // defaultWriteTimeout is how long a message to the host may wait for the host
@@ -18,7 +21,8 @@ const defaultWriteTimeout = time.Minute
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
 	record                                    string
-	maxMessage                                int64
+	maxMessage, maxInFlight                   int64
+	maxRunning                                int
 	writeTimeout                              time.Duration
 	bypassTrust                               bool
 }
@@ -26,6 +30,8 @@ type serveOpts struct {
 func (so *serveOpts) register(fs *pflag.FlagSet) {
 	fs.StringVar(&so.framing, "framing", "auto", "message framing: auto (first byte decides), lsp (Content-Length) or jsonl (one message per line)")
 	fs.Int64Var(&so.maxMessage, "max-message-bytes", 64<<20, "largest message accepted; larger frames are skipped unread")
+	fs.Int64Var(&so.maxInFlight, "max-inflight-bytes", rpc.DefaultMaxInFlightBytes, "bytes of params that requests in flight may hold together; a request past it is refused with -32001")
+	fs.IntVar(&so.maxRunning, "max-running-hooks", hooks.DefaultMaxRunning, "command hooks running at once; more wait their turn (hooks/status state \"queued\")")
 	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+joinProfiles())
 	fs.StringVar(&so.home, "home", "", "default user `folder` when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
@@ -59,6 +65,9 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 	if so.maxMessage <= 0 {
 		return usagef("--max-message-bytes must be positive")
 	}
+	if so.maxInFlight <= 0 || so.maxRunning <= 0 {
+		return usagef("--max-inflight-bytes and --max-running-hooks must be positive")
+	}
 	if _, err := lookupProfile(so.profile); err != nil {
 		return usageError{err}
 	}
@@ -80,6 +89,19 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 	if err != nil {
 		return usageError{err}
 	}
+	// A large request is garbage soon after its hooks have read it; with
+	// the default GOGC of 100 the heap could grow to twice what is live
+	// before it is collected. 50 keeps the peak near twice the bytes in
+	// flight (docs/failure-modes.md). GOGC in the environment wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+	// A hookd that was killed could not remove its session's spill folder.
+	if n, err := spill.RemoveStale(); err != nil {
+		logger.Warn("removing stale spill folders", "err", err)
+	} else if n > 0 {
+		logger.Info("removed spill folders of sessions whose hookd is gone", "count", n)
+	}
 	out, err := rpc.ClaimStdout()
 	if err != nil {
 		return err
@@ -91,16 +113,18 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
 		// A host (or a terminal) that signals hookd gets what exit gives: every
 		// handler's process group killed and the spill folder removed.
-		Stop:            signalContext(logger),
-		WriteTimeout:    so.writeTimeout,
-		Framing:         framing,
-		MaxMessageBytes: so.maxMessage,
-		Profile:         so.profile,
-		Home:            so.home,
-		BypassTrust:     so.bypassTrust,
-		Version:         version,
-		Logger:          logger,
-		Record:          so.record,
+		Stop:             signalContext(logger),
+		WriteTimeout:     so.writeTimeout,
+		Framing:          framing,
+		MaxMessageBytes:  so.maxMessage,
+		MaxInFlightBytes: so.maxInFlight,
+		MaxRunningHooks:  so.maxRunning,
+		Profile:          so.profile,
+		Home:             so.home,
+		BypassTrust:      so.bypassTrust,
+		Version:          version,
+		Logger:           logger,
+		Record:           so.record,
 	})
 	if code != 0 {
 		return exitError{code}
