@@ -24,7 +24,7 @@ type turn struct {
 }
 
 func callTool(tool, args string) turn { return turn{tool: tool, args: args} }
-func say(text string) turn             { return turn{text: text} }
+func say(text string) turn            { return turn{text: text} }
 
 // model is a scripted model server. Each main-loop request takes the next
 // turn; when the script is used up it answers "done". It records every
