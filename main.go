@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -115,11 +116,16 @@ func cmdHelp(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// permissionModes are the values hosts give permission_mode.
+var permissionModes = []string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"}
+
 // engineFlags are the discovery flags shared by run and list.
 type engineFlags struct {
 	profile, home, cwd, project string
 	trustProject, bypassTrust   bool
 	sessionID                   string
+	model, transcriptPath       string
+	permissionMode              string
 	logLevel                    string
 	plugins                     pluginFlag
 	managed, hookState          string
@@ -137,6 +143,9 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.trustProject, "trust-project", false, "the project is trusted: load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json)")
 	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
+	fs.StringVar(&f.model, "model", "", "model given to hooks, as a host passes it (initialize's session.model)")
+	fs.StringVar(&f.transcriptPath, "transcript-path", "", "transcript_path given to hooks (initialize's session.transcriptPath)")
+	fs.StringVar(&f.permissionMode, "permission-mode", "", "permission_mode given to hooks: "+strings.Join(permissionModes, ", ")+" (default: default)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
 	fs.StringVar(&f.managed, "managed", "", "managed policy file (codex: requirements.toml with managed hooks, allow_managed_hooks_only, [features]; claude: managed-settings.json)")
@@ -189,9 +198,18 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	if f.hookState != "" && !json.Valid([]byte(f.hookState)) {
 		return hooks.Options{}, fmt.Errorf("--hook-state is not valid JSON: want {\"KEY\": {\"enabled\": false, \"trusted_hash\": \"sha256:...\"}}")
 	}
+	if f.permissionMode != "" && !slices.Contains(permissionModes, f.permissionMode) {
+		return hooks.Options{}, fmt.Errorf("--permission-mode %q: want one of %s", f.permissionMode, strings.Join(permissionModes, ", "))
+	}
+	transcript := f.transcriptPath
+	if transcript != "" {
+		if transcript, err = filepath.Abs(transcript); err != nil {
+			return hooks.Options{}, err
+		}
+	}
 	return hooks.Options{
 		Profile: prof,
-		Session: hooks.Session{ID: id, Cwd: cwd},
+		Session: hooks.Session{ID: id, Cwd: cwd, Model: f.model, TranscriptPath: transcript, PermissionMode: f.permissionMode},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
 			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
 			Features: f.features},
