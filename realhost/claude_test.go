@@ -334,42 +334,113 @@ func TestClaude_CommandFields(t *testing.T) {
 	record(t, "claude", "3", "asyncRewake exit 2: stderr reaches the model's next request (hookd: in the result)", hostRewake, hdRewake)
 }
 
-// Item 2: prompt handlers through the host's model.
-func TestClaude_PromptHandler(t *testing.T) {
-	rec := newRecorder(t)
-	settings := map[string]any{"hooks": hooksOf("PreToolUse", []any{cgroup("Bash",
-		cmdHandler(rec.cmd("pre", "", 0)),
-		handler("type", "prompt", "prompt", "Judge this call: $ARGUMENTS"))})}
-	r := newClaude(t, rec, settings, callTool("Bash", `{"command":"echo hi","description":"x"}`), say("finished"))
-	var promptSeen string
-	r.model.side = func(body string) string {
-		if strings.Contains(body, "Judge this call:") {
-			promptSeen = body
-			return `{"ok": false, "reason": "prompt says no"}`
+// Item 2: prompt and agent handlers through the host's model.
+func TestClaude_PromptAndAgentHandlers(t *testing.T) {
+	const reason = "judge says no"
+	answer := func(kind string) turn {
+		if kind == "agent" {
+			return callTool("StructuredOutput", `{"ok":false,"reason":"`+reason+`"}`)
 		}
-		return ""
+		return say(`{"ok": false, "reason": "` + reason + `"}`)
 	}
-	r.exec(t, "run it")
-	reqs := r.model.Requests()
-	main := 0
-	for _, q := range reqs {
-		if !strings.Contains(q, "Judge this call:") {
-			main++
-		}
+	for _, tc := range []struct {
+		name, event, kind string
+		extra             []any
+	}{
+		{"prompt ok:false on PreToolUse", "PreToolUse", "prompt", nil},
+		{"prompt ok:false on PreToolUse with continueOnBlock", "PreToolUse", "prompt", []any{"continueOnBlock", true}},
+		{"agent ok:false on PreToolUse with continueOnBlock", "PreToolUse", "agent", []any{"continueOnBlock", true}},
+		{"prompt ok:false on Stop", "Stop", "prompt", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := newRecorder(t)
+			const prompt = "Judge this call: $ARGUMENTS"
+			matcher := "Bash"
+			if tc.event == "Stop" {
+				matcher = "-"
+			}
+			judge := handler(append([]any{"type", tc.kind, "prompt", prompt}, tc.extra...)...)
+			settings := map[string]any{"hooks": hooksOf(tc.event, []any{cgroup(matcher, cmdHandler(rec.cmd("in", "", 0)), judge)})}
+			r := newClaude(t, rec, settings, callTool("Bash", `{"command":"echo hi","description":"x"}`), say("finished"), say("again"))
+			judged := 0
+			var arguments string
+			r.model.side = func(body string) (turn, bool) {
+				if !isJudge(body) {
+					return turn{}, false
+				}
+				judged++
+				if judged > 1 {
+					return say(`{"ok": true}`), true
+				}
+				arguments = body
+				return answer(tc.kind), true
+			}
+			r.exec(t, "run it")
+			reqs := r.model.Requests()
+			var main []string
+			for _, q := range reqs {
+				if !isJudge(q) {
+					main = append(main, q)
+				}
+			}
+			t.Logf("main-loop requests: %d, judge requests: %d", len(main), judged)
+			in := firstCall(t, rec, "in", "claude").stdin
+			var host string
+			switch {
+			case tc.event == "Stop":
+				text := "(no further turn)"
+				if len(main) > 2 {
+					text = gjson.Get(main[2], "messages.@reverse.0.content.#(type==\"text\")#.text|@reverse|0").Str
+				}
+				host = "next turn: " + strings.TrimSpace(text)
+			case len(main) > 1:
+				host = fmt.Sprintf("tool blocked; model gets %q", toolResult(main, 1))
+			default:
+				host = "tool blocked; turn ends"
+			}
+			if arguments == "" {
+				host = "model never asked"
+			}
+			res := r.hookd(t, tc.event, in, hookdEvaluateFlags(t, tc.kind, reason)...)
+			var hd string
+			d := gjson.Get(res, "decision").Str
+			switch {
+			case !strings.Contains(res, reason):
+				hd = "model never asked"
+			case tc.event == "Stop":
+				hd = "next turn: " + gjson.Get(res, "continuation").Str
+			case (d == "deny" || d == "block") && gjson.Get(res, "continue").Type == gjson.False:
+				hd = "tool blocked; turn ends"
+			case d == "deny" || d == "block":
+				hd = fmt.Sprintf("tool blocked; model gets %q", gjson.Get(res, "reason").Str)
+			default:
+				hd = "tool runs"
+			}
+			record(t, "claude", "2", tc.name, host, hd)
+		})
 	}
-	host := fmt.Sprintf("model asked: %s; tool blocked: %s; turn ends: %s", yesNo(promptSeen != ""),
-		yesNo(!strings.Contains(r.stdout, `"stdout":"hi`)), yesNo(main == 1))
-	res := r.hookd(t, "PreToolUse", firstCall(t, rec, "pre", "claude").stdin, hookdEvaluateFlags(t)...)
-	d := gjson.Get(res, "decision").Str
-	hd := fmt.Sprintf("model asked: %s; tool blocked: %s; turn ends: %s", yesNo(strings.Contains(res, "prompt says no")),
-		yesNo(d == "deny" || d == "block"), yesNo(gjson.Get(res, "continue").Type == gjson.False))
-	record(t, "claude", "2", "prompt hook answering ok:false on PreToolUse", host, hd)
 }
 
-// hookdEvaluateFlags answers prompt hooks offline when hookd run can.
-func hookdEvaluateFlags(t *testing.T) []string {
+// isJudge tells a prompt or agent hook's model request from a main-loop
+// one: a prompt hook's request has no tools, an agent hook's has the
+// StructuredOutput tool.
+func isJudge(body string) bool {
+	tools := gjson.Get(body, "tools.#.name").Array()
+	if len(tools) == 0 {
+		return true
+	}
+	for _, n := range tools {
+		if n.Str == "StructuredOutput" {
+			return true
+		}
+	}
+	return false
+}
+
+// hookdEvaluateFlags answers prompt and agent hooks offline when hookd run can.
+func hookdEvaluateFlags(t *testing.T, kind, reason string) []string {
 	if hookdHas(t, "evaluate") {
-		return []string{"--evaluate", `{"ok": false, "reason": "prompt says no"}`}
+		return []string{"--evaluate", `{"ok": false, "reason": "` + reason + `"}`}
 	}
 	return nil
 }

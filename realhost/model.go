@@ -35,9 +35,9 @@ type model struct {
 	requests []string
 	srv      *httptest.Server
 	// side answers requests that are not the main loop (Claude Code's
-	// prompt hooks, titles...). It gets the body and returns a text, or ""
-	// to treat the request as a main-loop turn.
-	side func(body string) string
+	// prompt and agent hooks). It gets the body and returns the answer, or
+	// ok false to treat the request as a main-loop turn.
+	side func(body string) (turn, bool)
 }
 
 func (m *model) next(body string) turn {
@@ -111,15 +111,15 @@ func startAnthropic(t *testing.T, script ...turn) *model {
 			return
 		}
 		var tn turn
+		side := false
 		if m.side != nil {
-			if text := m.side(string(body)); text != "" {
+			if tn, side = m.side(string(body)); side {
 				m.mu.Lock()
 				m.requests = append(m.requests, string(body))
 				m.mu.Unlock()
-				tn = say(text)
 			}
 		}
-		if tn.text == "" {
+		if !side {
 			tn = m.next(string(body))
 		}
 		m.mu.Lock()
