@@ -392,7 +392,10 @@ func TestClaude_PromptAndAgentHandlers(t *testing.T) {
 				if len(main) > 2 {
 					text = gjson.Get(main[2], "messages.@reverse.0.content.#(type==\"text\")#.text|@reverse|0").Str
 				}
-				host = "next turn: " + strings.TrimSpace(text)
+				// Claude Code puts "Stop hook feedback:\n" before every Stop
+				// continuation (command hooks too); hookd's continuation is
+				// what follows it.
+				host = "next turn: " + strings.TrimPrefix(strings.TrimSpace(text), "Stop hook feedback:\n")
 			case len(main) > 1:
 				host = fmt.Sprintf("tool blocked; model gets %q", toolResult(main, 1))
 			default:
