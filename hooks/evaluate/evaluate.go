@@ -4,8 +4,8 @@
 // reads the host's answer and words the outcome as Claude Code 2.1.328 does
 // (measured; SEMANTICS section 6):
 //
-//   - the prompt has $ARGUMENTS replaced by the compact input JSON (and the
-//     input appended when the prompt does not mention it);
+//   - the prompt has $ARGUMENTS replaced by the compact input JSON; a prompt
+//     without $ARGUMENTS gets "\n\nARGUMENTS: <input>" appended;
 //   - a prompt hook's block reads "[<prompt as written>]: <reason>", an agent
 //     hook's "Agent hook condition was not met: <reason>".
 //
@@ -49,8 +49,8 @@ type Answer struct {
 var ErrNoEvaluator = errors.New(`the host cannot evaluate prompt or agent hooks (initialize capabilities.evaluate is not true); the hook did not run`)
 
 // Prompt returns the text sent to the model: $ARGUMENTS replaced by the
-// compact input JSON, or the input appended on a new line when the prompt
-// does not name $ARGUMENTS.
+// compact input JSON, or "\n\nARGUMENTS: <input>" appended when the prompt
+// does not name $ARGUMENTS (as Claude Code sends it).
 func Prompt(prompt string, input []byte) (string, error) {
 	var b bytes.Buffer
 	if err := json.Compact(&b, input); err != nil {
@@ -58,7 +58,7 @@ func Prompt(prompt string, input []byte) (string, error) {
 	}
 	args := b.String()
 	if !strings.Contains(prompt, "$ARGUMENTS") {
-		return prompt + "\n\n" + args, nil
+		return prompt + "\n\nARGUMENTS: " + args, nil
 	}
 	return strings.ReplaceAll(prompt, "$ARGUMENTS", args), nil
 }

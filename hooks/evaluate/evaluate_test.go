@@ -10,7 +10,7 @@ func TestPrompt_ArgumentsAreTheCompactInput(t *testing.T) {
 		t.Fatalf("Prompt = %q, %v\nwant %q", got, err, want)
 	}
 	got, _ = Prompt("Is this safe?", []byte(`{"a": 1}`))
-	if got != "Is this safe?\n\n{\"a\":1}" {
+	if got != "Is this safe?\n\nARGUMENTS: {\"a\":1}" {
 		t.Fatalf("without $ARGUMENTS: %q", got)
 	}
 	if _, err := Prompt("x", []byte(`{`)); err == nil {
