@@ -122,9 +122,14 @@ var (
 	hookdErr  error
 )
 
-// hookd builds the hookd binary of this tree once.
+// hookd builds the hookd binary of this tree once, or returns
+// $REALHOST_HOOKD (a hookd built elsewhere, to fill a "before" column).
 func hookd(t *testing.T) string {
 	hookdOnce.Do(func() {
+		if p := os.Getenv("REALHOST_HOOKD"); p != "" {
+			hookdBin = p
+			return
+		}
 		dir, err := os.MkdirTemp("", "realhost-hookd")
 		if err != nil {
 			hookdErr = err
