@@ -101,7 +101,8 @@ type Profile struct {
 	HandlerTypes []string
 	// Shell is the argv prefix command handlers run through, the command
 	// being the last argument (Claude Code runs "sh -c"). Nil: proc's
-	// default, $SHELL -lc (%COMSPEC% /C on Windows).
+	// default, $SHELL -lc (%COMSPEC% /C on Windows); proc.EnvShell stands
+	// for $SHELL read when the command starts (Codex: "$SHELL -c").
 	Shell []string
 	// QuietFields are config keys the profile's hooks files may carry that
 	// the hooks walker accepts without an "unknown field" warning, at the

@@ -1,9 +1,11 @@
 package codex
 
 import (
+	"runtime"
 	"time"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/proc"
 	"github.com/hookd/hookd/plugins"
 )
 
@@ -26,6 +28,7 @@ var Profile = &hooks.Profile{
 	CanonicalTool:  codexCanonicalTool,
 	Trust:          true,
 	KillGrace:      time.Second,
+	Shell:          codexShell(),
 	PluginRule:     plugins.CodexRule,
 	Events: []*hooks.EventRules{
 		{Name: "PreToolUse", Label: "pre_tool_use", MatchField: "tool_name", ToolEvent: true,
@@ -68,6 +71,16 @@ var Profile = &hooks.Profile{
 			Blocking:    true, DefaultTimeout: 600,
 			Parse: parseStop, Combine: combineStop},
 	},
+}
+
+// codexShell is how Codex runs a hook command: "$SHELL -c", not a login
+// shell (measured on Codex 0.169; a login shell costs every hook the user's
+// profile, 100-500 ms with nvm or conda). Windows keeps %COMSPEC% /C.
+func codexShell() []string {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	return []string{proc.EnvShell, "-c"}
 }
 
 func init() { hooks.Register(Profile) }
