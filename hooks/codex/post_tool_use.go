@@ -70,19 +70,19 @@ func readPostToolUse(o *hooks.Outcome, data []byte, async bool) bool {
 	}
 	switch {
 	case !u.cont:
-		// Codex honours a stop even when the rest of the output breaks a
-		// rule: the hook clearly asked to stop the normal handling.
-		o.Stop = true
+		// continue:false replaces the tool result like a block, and the turn
+		// goes on from that feedback: Codex asks the model again (measured
+		// on Codex 0.169; spec 003 says the same). It is honoured even when
+		// the rest of the output breaks a rule: the hook clearly asked that
+		// the model not see the result.
 		text := hooks.NonBlank(u.stopReason)
 		if text == "" {
 			text = postToolUseStopped
-		} else {
-			o.StopReason = *u.stopReason
 		}
 		if reason := hooks.NonBlank(w.Reason); reason != "" {
 			text = reason
 		}
-		o.Feedback = text
+		feedbackBlock(o, text)
 	case invalid != "":
 		o.Fail(invalid)
 	case w.Decision != nil:
@@ -109,8 +109,8 @@ func postToolUseInvalid(w *postToolUseWire, u universal) string {
 
 // combinePostToolUse is the PostToolUse Combine rule: any block blocks the
 // result; every feedback text (block reasons, exit-2 stderr, stop texts) is
-// kept, in configuration order, joined by a blank line; any continue:false
-// stops with the first stopReason.
+// kept, in configuration order, joined by a blank line. continue:false is a
+// block too: the turn goes on from the feedback, so the result never stops.
 func combinePostToolUse(res *hooks.Result, outs []hooks.Outcome) {
 	var feedback []string
 	for i := range outs {
@@ -124,8 +124,4 @@ func combinePostToolUse(res *hooks.Result, outs []hooks.Outcome) {
 		}
 	}
 	res.Feedback = strings.Join(feedback, "\n\n")
-	if reason, stopped := hooks.FirstStopReason(outs); stopped {
-		res.Continue = false
-		res.StopReason = reason
-	}
 }
