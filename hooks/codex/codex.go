@@ -85,44 +85,28 @@ func codexShell() []string {
 
 func init() { hooks.Register(Profile) }
 
-// Codex tool alias groups: the first name is what the hook input reports, the
-// rest also match. Shell tools report "Bash" (what Codex sends); apply_patch is
-// matched by Claude Code's Edit and Write; spawn_agent by Agent.
-var codexToolGroups = [][]string{
-	{"Bash", "shell_command", "exec_command", "write_stdin", "shell"},
-	{"apply_patch", "Edit", "Write"},
-	{"spawn_agent", "Agent"},
-}
+// codexShellTools are the names a host may give a shell call; hooks see
+// them all as "Bash" (reference/codex-hooks.md 1.2).
+var codexShellTools = map[string]bool{"shell_command": true, "exec_command": true, "write_stdin": true, "shell": true}
 
-func codexToolGroup(name string) []string {
-	for _, g := range codexToolGroups {
-		for _, n := range g {
-			if n == name {
-				return g
-			}
-		}
-	}
-	return nil
+// codexAliases are the extra names a matcher may use for a tool, one way:
+// Codex matches the name it reports and then these (apply_patch by Edit and
+// Write, spawn_agent by Agent). A matcher naming exec_command,
+// shell_command or shell never fires for a shell call (measured on Codex
+// 0.169); Mind keeps its document's two-way aliases in its own package.
+var codexAliases = map[string][]string{
+	"apply_patch": {"Edit", "Write"},
+	"spawn_agent": {"Agent"},
 }
 
 func codexToolNames(name string) []string {
-	g := codexToolGroup(name)
-	if g == nil {
-		return []string{name}
-	}
-	// The name the host sent first, then the rest of its group.
-	names := []string{name}
-	for _, n := range g {
-		if n != name {
-			names = append(names, n)
-		}
-	}
-	return names
+	name = codexCanonicalTool(name)
+	return append([]string{name}, codexAliases[name]...)
 }
 
 func codexCanonicalTool(name string) string {
-	if g := codexToolGroup(name); g != nil && (g[0] == "Bash" || name == g[0]) {
-		return g[0]
+	if codexShellTools[name] {
+		return "Bash"
 	}
 	return name
 }

@@ -43,12 +43,33 @@ var postToolUseRules = outputRules{
 	invalidJSON:  "hook returned invalid post-tool-use JSON output",
 	exit2:        feedbackBlock,
 	exit2Missing: "PostToolUse hook exited with code 2 but did not write feedback to stderr",
-	json:         readPostToolUse,
+	json: func(o *hooks.Outcome, data []byte, async bool) bool {
+		return readPostToolUse(o, data, async, false)
+	},
 }
 
 // parsePostToolUse is the PostToolUse Parse rule.
 func parsePostToolUse(raw hooks.RawResult, async bool) hooks.Outcome {
 	return postToolUseRules.readOutput(raw, async)
+}
+
+// StoppingPostToolUse returns PostToolUse Parse and Combine rules in which
+// continue:false also stops the turn: spec 000's reading ("marks the hook
+// stopped"), which Mind follows. Codex's own rules let the turn go on.
+func StoppingPostToolUse() (parse func(hooks.RawResult, bool) hooks.Outcome, combine func(*hooks.Result, []hooks.Outcome)) {
+	rules := postToolUseRules
+	rules.json = func(o *hooks.Outcome, data []byte, async bool) bool {
+		return readPostToolUse(o, data, async, true)
+	}
+	parse = func(raw hooks.RawResult, async bool) hooks.Outcome { return rules.readOutput(raw, async) }
+	combine = func(res *hooks.Result, outs []hooks.Outcome) {
+		combinePostToolUse(res, outs)
+		if reason, stopped := hooks.FirstStopReason(outs); stopped {
+			res.Continue = false
+			res.StopReason = reason
+		}
+	}
+	return parse, combine
 }
 
 // feedbackBlock records a block whose reason replaces the tool result.
@@ -57,7 +78,7 @@ func feedbackBlock(o *hooks.Outcome, reason string) {
 	o.Feedback = reason
 }
 
-func readPostToolUse(o *hooks.Outcome, data []byte, async bool) bool {
+func readPostToolUse(o *hooks.Outcome, data []byte, async, stops bool) bool {
 	w, ok := decodeOutput[postToolUseWire](data)
 	if !ok {
 		return false
@@ -82,7 +103,14 @@ func readPostToolUse(o *hooks.Outcome, data []byte, async bool) bool {
 		if reason := hooks.NonBlank(w.Reason); reason != "" {
 			text = reason
 		}
-		feedbackBlock(o, text)
+		if !stops {
+			feedbackBlock(o, text)
+			break
+		}
+		o.Stop, o.Feedback = true, text
+		if u.stopReason != nil && hooks.NonBlank(u.stopReason) != "" {
+			o.StopReason = *u.stopReason
+		}
 	case invalid != "":
 		o.Fail(invalid)
 	case w.Decision != nil:
