@@ -23,7 +23,8 @@ type DiscoverOptions struct {
 
 	// Plugins are the plugins the host names (config.plugins, --plugin) and
 	// PluginDirs the folders scanned for more (config.pluginDirs). DataHome
-	// is where plugin data folders go ("" = <XDG data home>/hookd/plugins/data).
+	// is where plugin data folders go ("" = <home>/plugins/data, see
+	// PluginDataHome).
 	Plugins    []PluginConfig
 	PluginDirs []string
 	DataHome   string

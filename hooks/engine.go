@@ -110,6 +110,7 @@ func New(opts Options) *Engine {
 		env = opts.Profile.EnvFilter(env)
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
+	e.state.session = opts.Session
 	e.async.init()
 	e.kinds = e.handlerKinds()
 	return e

@@ -67,6 +67,11 @@ type Profile struct {
 	// blocks in a row, at most one continuation per turn). state is the
 	// session's own, kept by the engine for its lifetime.
 	AfterCombine func(state *State, ev *EventRules, input []byte, res *Result)
+	// HookEnv returns the environment of one command handler from env
+	// (the base environment, then the hook's own plugin variables): a host
+	// may add variables or drop some (Claude Code: CLAUDE_PROJECT_DIR,
+	// CLAUDE_CODE_SESSION_ID, no PLUGIN_ROOT). Nil: env as it is, as Codex.
+	HookEnv func(e *Engine, h *Hook, env []string) []string
 	// EnvFilter turns hookd's environment into the hooks' base environment
 	// (Soong's allowlist). Nil passes hookd's environment, minus the
 	// agent credentials Codex scrubs. A host-given Options.EnvAllowlist

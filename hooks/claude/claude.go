@@ -37,6 +37,7 @@ var Profile = &hooks.Profile{
 	Dedupe:         claudeDedupe,
 	AfterCombine:   claudeAfterCombine,
 	EnvFilter:      claudeEnv,
+	HookEnv:        claudeHookEnv,
 	Shell:          claudeShell(),
 	QuietFields:    claudeQuietFields,
 	ReadHandler:    claudeReadHandler,
@@ -267,7 +268,7 @@ func (d *discovery) claudePlugins(p *hooks.Profile, opts hooks.DiscoverOptions, 
 			configs = append(configs, hooks.PluginConfig{Name: name, Marketplace: market, Enabled: &off})
 		}
 	}
-	found, warns := plugins.Load(plugins.Options{Plugins: configs, Dirs: opts.PluginDirs, DataHome: opts.DataHome, Rule: p.PluginRule})
+	found, warns := plugins.Load(plugins.Options{Plugins: configs, Dirs: opts.PluginDirs, DataHome: hooks.PluginDataHome(p, opts), Rule: p.PluginRule})
 	for _, w := range warns {
 		d.Warns = append(d.Warns, hooks.Warning{Source: w.Source, Message: w.Message})
 	}
@@ -438,10 +439,15 @@ const (
 //     (UserPromptSubmit), a new session start and a tool that ran
 //     (PostToolUse, PostToolUseFailure) start the count again.
 //   - ConfigChange cannot block a change of the managed policy settings.
+//   - SessionStart hands the host what the session's CLAUDE_ENV_FILEs set
+//     (env.go).
 func claudeAfterCombine(st *hooks.State, ev *hooks.EventRules, input []byte, res *hooks.Result) {
 	switch ev.Name {
 	case "UserPromptSubmit", "SessionStart", "PostToolUse", "PostToolUseFailure":
 		st.SetInt(claudeTurnKey, st.Int(claudeTurnKey)+1)
+		if ev.Name == EnvFileEvent {
+			envFileOutput(st, res)
+		}
 	case "Stop", "SubagentStop":
 		claudeStopCapRule(st, ev, input, res)
 	case "ConfigChange":
