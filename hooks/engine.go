@@ -526,7 +526,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				add(f, str(e.profile.CanonicalTool(v.Str)))
 				continue
 			}
-			add(f, []byte(v.Raw))
+			add(f, compactRaw(v))
 			continue
 		}
 		switch f {
@@ -563,11 +563,22 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 	in.ForEach(func(k, v gjson.Result) bool {
 		if !seen[k.Str] {
 			seen[k.Str] = true
-			add(k.Str, []byte(v.Raw))
+			add(k.Str, compactRaw(v))
 		}
 		return true
 	})
 	return append(buf, '}')
+}
+
+// compactRaw is a value of the host's input as one line of compact JSON,
+// keys in the host's order and string contents byte for byte (no escaping
+// of <, > or &): hooks that read one line of stdin work whatever
+// formatting the host sent, as under Codex.
+func compactRaw(v gjson.Result) []byte {
+	if v.IsObject() || v.IsArray() {
+		return []byte(v.Get("@ugly").Raw)
+	}
+	return []byte(v.Raw)
 }
 
 // checkUpdatedInput fails PreToolUse rewrites whose shape the tool cannot take:
