@@ -264,8 +264,20 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
 	hooks, _ := e.snapshot()
 	var run []*Hook
+	var runIDs map[*Hook]string
+	if e.profile.HookRunID != nil {
+		runIDs = map[*Hook]string{}
+	}
+	n := 0 // the hook's place among the event's hooks, in display order
 	for _, h := range hooks {
-		if h.Event != ev.Name || !e.selects(ev, h, targets, input) {
+		if h.Event != ev.Name {
+			continue
+		}
+		if runIDs != nil {
+			runIDs[h] = e.profile.HookRunID(ev, n, h)
+		}
+		n++
+		if !e.selects(ev, h, targets, input) {
 			continue
 		}
 		if gate != "" {
@@ -352,7 +364,12 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 			o = syncOuts[j]
 			j++
 		}
-		res.Hooks = append(res.Hooks, hookRun(o))
+		r := hookRun(o)
+		r.RunID = runIDs[o.Hook]
+		res.Hooks = append(res.Hooks, r)
+	}
+	for i := range res.ContinuationParts {
+		res.ContinuationParts[i].RunID = runIDs[res.ContinuationParts[i].hook]
 	}
 	return res, nil
 }

@@ -67,6 +67,12 @@ type Profile struct {
 	// blocks in a row, at most one continuation per turn). state is the
 	// session's own, kept by the engine for its lifetime.
 	AfterCombine func(state *State, ev *EventRules, input []byte, res *Result)
+	// HookRunID names one handler's run as the host does, given the event,
+	// the handler's place n among the event's hooks in display order (all
+	// sources, counted before matching) and the hook. Codex:
+	// "<event_label>:<n>:<source path>", the id it wraps Stop continuations
+	// with. Nil: results carry no run ids.
+	HookRunID func(ev *EventRules, n int, h *Hook) string
 	// HookEnv returns the environment of one command handler from env
 	// (the base environment, then the hook's own plugin variables): a host
 	// may add variables or drop some (Claude Code: CLAUDE_PROJECT_DIR,

@@ -296,6 +296,8 @@ export interface RunResult {
   feedback?: string | null;
   /** Stop, SubagentStop: the prompt to continue with. */
   continuation?: string | null;
+  /** Stop, SubagentStop (codex): continuation's fragments, one per blocking handler, with the id Codex wraps each in (<hook_prompt hook_run_id="...">). */
+  continuationParts?: ContinuationPart[] | null;
   /** Texts for the model, in configuration order. */
   additionalContext?: ContextEntry[] | null;
   /** Warnings for the user, never for the model. */
@@ -308,6 +310,14 @@ export interface RunResult {
   runId?: string;
   /** Event-specific fields a profile passes through to the host (claude); absent in the codex profile. */
   output?: JSONObject;
+}
+
+export interface ContinuationPart {
+  /** The key of the blocking hook. */
+  hook: string;
+  /** The host's id of that hook's run (codex: "<event_label>:<n>:<source path>"). */
+  runId?: string;
+  text: string;
 }
 
 export interface Permission {
@@ -349,6 +359,8 @@ export interface HookRun {
   /** The handler's own "metadata" and "logs" output fields, where the profile has them (soong). */
   metadata?: unknown;
   logs?: unknown;
+  /** The host's id of this run (codex: "<event_label>:<n>:<source path>"). */
+  runId?: string;
 }
 
 export interface Skip {

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/hookd/hookd/hooks"
@@ -29,6 +30,7 @@ var Profile = &hooks.Profile{
 	Trust:          true,
 	KillGrace:      time.Second,
 	Shell:          codexShell(),
+	HookRunID:      codexHookRunID,
 	PluginRule:     plugins.CodexRule,
 	Events: []*hooks.EventRules{
 		{Name: "PreToolUse", Label: "pre_tool_use", MatchField: "tool_name", ToolEvent: true,
@@ -71,6 +73,17 @@ var Profile = &hooks.Profile{
 			Blocking:    true, DefaultTimeout: 600,
 			Parse: parseStop, Combine: combineStop},
 	},
+}
+
+// codexHookRunID is Codex's id of a handler's run, "<event_label>:<n>:<source
+// path>" with n the handler's place among the event's handlers in display
+// order across all sources (measured on Codex 0.169: two Stop handlers of
+// hooks.json after a silent one are stop:1 and stop:2, a third in
+// config.toml stop:3). Codex wraps each Stop continuation fragment as
+// <hook_prompt hook_run_id="...">; hosts find the ids in hooks[].runId and
+// continuationParts[].runId.
+func codexHookRunID(ev *hooks.EventRules, n int, h *hooks.Hook) string {
+	return ev.Label + ":" + strconv.Itoa(n) + ":" + h.Source.Path
 }
 
 // codexShell is how Codex runs a hook command: "$SHELL -c", not a login
