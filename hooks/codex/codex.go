@@ -31,6 +31,7 @@ var Profile = &hooks.Profile{
 	KillGrace:      time.Second,
 	Shell:          codexShell(),
 	HookRunID:      codexHookRunID,
+	Discover:       discover,
 	PluginRule:     plugins.CodexRule,
 	Events: []*hooks.EventRules{
 		{Name: "PreToolUse", Label: "pre_tool_use", MatchField: "tool_name", ToolEvent: true,
