@@ -378,10 +378,11 @@ func (ce *claudeEvent) apply(o *hooks.Outcome, r *claudeReply) {
 	}
 }
 
-// blockWith records a block with its reason (a default when empty).
+// blockWith records a block with its reason, "Blocked by hook" when empty
+// (Claude Code's words, on every event).
 func (ce *claudeEvent) blockWith(o *hooks.Outcome, reason string) {
 	if reason == "" {
-		reason = fmt.Sprintf("Blocked by %s hook", ce.name)
+		reason = "Blocked by hook"
 	}
 	o.Status, o.Block, o.Reason = hooks.StatusBlocked, true, reason
 	switch ce.block {
