@@ -124,6 +124,10 @@ func (e *Engine) Close() {
 // Profile returns the engine's profile.
 func (e *Engine) Profile() *Profile { return e.profile }
 
+// State is the profile's per-session memory (what discovery's Settings
+// and AfterCombine keep), for the handler kinds a profile adds.
+func (e *Engine) State() *State { return &e.state }
+
 // Session returns the session the engine fills inputs from.
 func (e *Engine) Session() Session { return e.opts.Session }
 

@@ -56,6 +56,10 @@ type Handler struct {
 	Server     string          `json:"server,omitempty"`
 	Tool       string          `json:"tool,omitempty"`
 	Input      json.RawMessage `json:"input,omitempty"`
+	// Config is the handler object as written, for the kinds a profile adds
+	// (Profile.HandlerKinds: Claude Code's http, prompt, agent), which read
+	// their own fields from it.
+	Config json.RawMessage `json:"config,omitempty"`
 }
 
 // Hook is one discovered handler with everything needed to match, run and list it.

@@ -39,6 +39,8 @@ var Profile = &hooks.Profile{
 	EnvFilter:      claudeEnv,
 	HookEnv:        claudeHookEnv,
 	Shell:          claudeShell(),
+	HandlerKinds:   map[string]func(*hooks.Engine) hooks.HandlerKind{TypeHTTP: httpKind},
+	HandlerTypes:   []string{hooks.TypeCommand, hooks.TypeMCPTool, TypeHTTP},
 	QuietFields:    claudeQuietFields,
 	ReadHandler:    claudeReadHandler,
 	// Over 10,000 characters, the model gets the first 2,000 and the path.
@@ -103,6 +105,9 @@ type claudeSettings struct {
 	managedOnly bool
 	// plugins is enabledPlugins: "name@marketplace" → enabled.
 	plugins map[string]bool
+	// httpURLs and httpEnv are allowedHttpHookUrls and
+	// httpHookAllowedEnvVars when the file sets them (http.go).
+	httpURLs, httpEnv []string
 }
 
 // claudeDiscover loads, in order: managed settings (the host's managed file,
@@ -148,7 +153,7 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 		h.Order = i
 	}
 	d.claudeFinish(p, opts, files, forced)
-	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
+	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, Settings: httpSettings(files)}
 }
 
 // discovery is the engine's discovery run with this host's own steps.
@@ -222,8 +227,32 @@ func (d *discovery) claudeSettingsFile(p *hooks.Profile, path, layer string) (cl
 			return true
 		})
 	}
+	s.httpURLs = stringList(w, top, root, "allowedHttpHookUrls", path)
+	s.httpEnv = stringList(w, top, root, "httpHookAllowedEnvVars", path)
 	d.Add(w.Hooks, w.Warns)
 	return s, true
+}
+
+// stringList reads an optional array of strings: nil when absent, an empty
+// (non-nil) slice for [].
+func stringList(w *hooks.Walker, top hooks.Site, root gjson.Result, name, path string) []string {
+	v := root.Get(name)
+	if !v.Exists() || v.Type == gjson.Null {
+		return nil
+	}
+	if !v.IsArray() {
+		w.Warn(top, v.Index, name, "ignoring field %q in %s: expected an array of strings", name, path)
+		return nil
+	}
+	out := []string{}
+	for _, e := range v.Array() {
+		if e.Type != gjson.String {
+			w.Warn(top, v.Index, name, "ignoring field %q in %s: expected an array of strings", name, path)
+			return nil
+		}
+		out = append(out, e.Str)
+	}
+	return out
 }
 
 // claudeEnabledPlugins merges enabledPlugins over the settings files: a
@@ -385,8 +414,13 @@ func claudePluginForced(h *hooks.Hook, forced map[string]bool) bool {
 // command (or MCP tool and input), as written.
 func claudeIdentity(h *hooks.Hook) string {
 	hd := h.Handler
-	if hd.Type == hooks.TypeMCPTool {
+	switch hd.Type {
+	case hooks.TypeMCPTool:
 		return strings.Join([]string{hd.Type, hd.Server, hd.Tool, string(hd.Input)}, "\x00")
+	case hooks.TypeCommand:
+	default:
+		// http, prompt, agent: the handler as written (its url, prompt...).
+		return strings.Join([]string{hd.Type, string(hd.Config)}, "\x00")
 	}
 	return strings.Join([]string{hd.Type, hd.Command, hd.CommandWindows}, "\x00")
 }

@@ -33,6 +33,11 @@ import (
 func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string, bool) {
 	var warns []string
 	hd := &h.Handler
+	if hd.Type == TypeHTTP {
+		if msg, skip := readHTTP(ev, raw); skip {
+			return msg, true
+		}
+	}
 	if hd.Type == hooks.TypeCommand {
 		args := raw.Get("args")
 		switch {
