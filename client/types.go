@@ -321,6 +321,9 @@ type AsyncResult struct {
 	Error             *string        `json:"error"`
 	ExitCode          *int           `json:"exitCode"`
 	DurationMs        int64          `json:"durationMs"`
+	// Rewake (claude asyncRewake) is the text for the model's next request
+	// when the handler exited 2: its stderr, else its stdout.
+	Rewake string `json:"rewake,omitempty"`
 }
 
 // TakePendingResult holds the async results not delivered yet, oldest first.

@@ -52,10 +52,14 @@ type Handler struct {
 	AdditionalContextLimit *int `json:"additionalContextLimit,omitempty"`
 	// FailClosed turns this handler's failure (crash, timeout, bad output)
 	// into a block on events that can block (Mirri's failClosed).
-	FailClosed bool            `json:"failClosed,omitempty"`
-	Server     string          `json:"server,omitempty"`
-	Tool       string          `json:"tool,omitempty"`
-	Input      json.RawMessage `json:"input,omitempty"`
+	FailClosed bool `json:"failClosed,omitempty"`
+	// Rewake marks an async handler whose exit code 2 hands its stderr
+	// (else stdout) to the model's next request (Claude Code's asyncRewake;
+	// AsyncResult.Rewake).
+	Rewake bool            `json:"rewake,omitempty"`
+	Server string          `json:"server,omitempty"`
+	Tool   string          `json:"tool,omitempty"`
+	Input  json.RawMessage `json:"input,omitempty"`
 	// Config is the handler object as written, for the kinds a profile adds
 	// (Profile.HandlerKinds: Claude Code's http, prompt, agent), which read
 	// their own fields from it.

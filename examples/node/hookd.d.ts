@@ -382,6 +382,8 @@ export interface AsyncResult {
   error: string | null;
   exitCode: number | null;
   durationMs: number;
+  /** claude asyncRewake: the text for the model's next request when the handler exited 2 (stderr, else stdout). */
+  rewake?: string;
 }
 
 export interface TakePendingResult {

@@ -77,7 +77,7 @@ func claudeShell() []string {
 // change how a hook runs.
 var claudeQuietFields = map[string]bool{
 	"description": true, "_comment": true, "once": true, "rewakeMessage": true, "rewakeSummary": true,
-	"if": true, "args": true, "shell": true, "asyncRewake": true,
+	"if": true, "args": true, "shell": true, "asyncRewake": true, "onFailure": true,
 }
 
 // claudeEnv is the hooks' base environment: hookd's, without the

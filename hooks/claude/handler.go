@@ -19,8 +19,11 @@ import (
 //     placeholders are still replaced in each of them.
 //   - shell: "bash" runs the command with bash -c, "powershell" with
 //     pwsh -NoProfile -Command (as Claude Code does; pwsh must be installed).
-//   - asyncRewake: runs the hook in the background like async. hookd does not
-//     wake the agent on its exit code 2; the warning says so.
+//   - asyncRewake: runs the hook in the background like async; when it exits
+//     2 its async result carries rewake, the stderr (else stdout) Claude Code
+//     gives the model with its next request.
+//   - onFailure: "block" (command, http, mcp_tool): a failure blocks like a
+//     deny on events that can block (output.go).
 //   - if: a permission rule that narrows a tool hook further (package
 //     ifrule: quotes removed, every part of a compound command checked,
 //     VAR=value prefixes stripped, Edit rules not covering Write). On an
@@ -55,11 +58,11 @@ func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (s
 		case !args.IsArray():
 			return `skipping command hook: field "args" must be an array of strings`, true
 		default:
-			parts := []string{shellQuote(hd.Command)}
+			parts := []string{execArg(hd.Command)}
 			bad := false
 			args.ForEach(func(_, a gjson.Result) bool {
 				bad = a.Type != gjson.String
-				parts = append(parts, shellQuote(a.Str))
+				parts = append(parts, execArg(a.Str))
 				return !bad
 			})
 			if bad {
@@ -71,9 +74,21 @@ func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (s
 			if ev.ForceSync {
 				warns = append(warns, fmt.Sprintf("running asyncRewake %s hook synchronously", ev.Name))
 			} else {
-				hd.Async, hd.AsyncConfigured = true, true
-				warns = append(warns, `"asyncRewake" hook runs in the background like "async"; its exit code 2 does not wake the agent under hookd`)
+				hd.Async, hd.AsyncConfigured, hd.Rewake = true, true, true
 			}
+		}
+	}
+	if of := raw.Get("onFailure"); of.Exists() && of.Type != gjson.Null {
+		switch {
+		case of.Type == gjson.String && of.Str == "block":
+			if hd.Type == hooks.TypeCommand || hd.Type == hooks.TypeMCPTool || hd.Type == TypeHTTP {
+				hd.FailClosed = true
+			} else {
+				warns = append(warns, fmt.Sprintf(`ignoring "onFailure" on a %s hook: only command, http and mcp_tool hooks take it`, hd.Type))
+			}
+		case of.Type == gjson.String && of.Str == "continue":
+		default:
+			warns = append(warns, fmt.Sprintf(`ignoring "onFailure" %s: expected "block" or "continue"`, of.Raw))
 		}
 	}
 	if cond := raw.Get("if"); cond.Exists() && cond.Type != gjson.Null {
@@ -88,6 +103,36 @@ func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (s
 		}
 	}
 	return strings.Join(warns, "; "), false
+}
+
+// execPlaceholders are the variables Claude Code replaces in each argument
+// of an exec-form hook (measured on 2.1.328).
+var execPlaceholders = []string{"${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}", "${CLAUDE_PROJECT_DIR}"}
+
+// execArg quotes one exec-form argument for the shell hookd runs it with:
+// everything literal ($HOME, spaces, * reach the program as written) except
+// the three placeholders, which become the double-quoted variables hookd
+// exports, so each argument stays one word whatever the value holds.
+func execArg(s string) string {
+	var b strings.Builder
+	lit := 0
+	for i := 0; i < len(s); i++ {
+		for _, ph := range execPlaceholders {
+			if strings.HasPrefix(s[i:], ph) {
+				if i > lit {
+					b.WriteString(shellQuote(s[lit:i]))
+				}
+				b.WriteString(`"$` + ph[2:len(ph)-1] + `"`)
+				i += len(ph) - 1
+				lit = i + 1
+				break
+			}
+		}
+	}
+	if lit < len(s) || b.Len() == 0 {
+		b.WriteString(shellQuote(s[lit:]))
+	}
+	return b.String()
 }
 
 // shellQuote quotes s for a POSIX shell.

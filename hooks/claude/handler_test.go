@@ -100,7 +100,7 @@ func TestClaudeHandler_IfNarrowsAToolHook(t *testing.T) {
 func TestClaudeHandler_ExecFormShellAndAsyncRewake(t *testing.T) {
 	root := claudeFiles(t, map[string]string{"home/settings.json": `{"hooks": {
 		"UserPromptSubmit": [{"hooks": [
-			{"type": "command", "command": "printf", "args": ["%s|%s", "a  b", "$HOME 'q'"]},
+			{"type": "command", "command": "printf", "args": ["%s|%s|%s", "a  b", "$HOME 'q'", "dir=${CLAUDE_PROJECT_DIR}/x"]},
 			{"type": "command", "command": "echo $0", "shell": "bash"},
 			{"type": "command", "command": "echo x", "shell": "fish"},
 			{"type": "command", "command": "printf", "args": "not an array"},
@@ -111,13 +111,13 @@ func TestClaudeHandler_ExecFormShellAndAsyncRewake(t *testing.T) {
 	if len(list) != 5 {
 		t.Fatalf("hooks %+v", list)
 	}
-	if got := list[0].Handler.Command; got != `'printf' '%s|%s' 'a  b' '$HOME '\''q'\'''` {
+	if got := list[0].Handler.Command; got != `'printf' '%s|%s|%s' 'a  b' '$HOME '\''q'\''' 'dir='"$CLAUDE_PROJECT_DIR"'/x'` {
 		t.Errorf("exec form command %s", got)
 	}
 	if got := list[1].Handler.Command; got != `bash -c 'echo $0'` {
 		t.Errorf("bash shell command %s", got)
 	}
-	if !list[3].Handler.Async || list[4].Handler.Async {
+	if !list[3].Handler.Async || !list[3].Handler.Rewake || list[4].Handler.Async {
 		t.Errorf("asyncRewake: %+v / SessionEnd %+v", list[3].Handler, list[4].Handler)
 	}
 	var msgs []string
@@ -125,13 +125,13 @@ func TestClaudeHandler_ExecFormShellAndAsyncRewake(t *testing.T) {
 		msgs = append(msgs, w.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{`ignoring "shell" "fish"`, `"args" must be an array of strings`, `"asyncRewake" hook runs in the background`, "running asyncRewake SessionEnd hook synchronously"} {
+	for _, want := range []string{`ignoring "shell" "fish"`, `"args" must be an array of strings`, "running asyncRewake SessionEnd hook synchronously"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning %q in\n%s", want, all)
 		}
 	}
 	res := claudeRun(t, e, "UserPromptSubmit", `{"prompt": "p"}`)
-	if res.AdditionalContext[0].Text != `a  b|$HOME 'q'` {
+	if want := `a  b|$HOME 'q'|dir=` + filepath.Join(root, "project") + `/x`; res.AdditionalContext[0].Text != want {
 		t.Fatalf("exec form output %q", res.AdditionalContext[0].Text)
 	}
 	if res.Hooks[3].Status != hooks.StatusStarted {

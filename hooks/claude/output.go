@@ -432,6 +432,7 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 	var reasons []string
 	for i := range outs {
 		o := &outs[i]
+		ce.onFailureBlock(o)
 		hooks.AddMessages(res, o)
 		if o.Block && o.Reason != "" {
 			reasons = append(reasons, o.Reason)
@@ -566,4 +567,27 @@ func mergeClaudeOutput(out map[string]json.RawMessage, outs []hooks.Outcome) map
 		out = withOutput(out, "watchPaths", b)
 	}
 	return out
+}
+
+// onFailureBlock turns the failure of a handler with onFailure: "block"
+// (could not start, timed out, exited other than 0 or 2, printed invalid
+// JSON) into a block, on events that can block, worded as Claude Code
+// 2.1.328 words it.
+func (ce *claudeEvent) onFailureBlock(o *hooks.Outcome) {
+	if o.Hook == nil || !o.Hook.Handler.FailClosed || o.Block || ce.block == blockNever || ce.block == blockApproval {
+		return
+	}
+	if o.Status != hooks.StatusFailed && o.Status != hooks.StatusTimedOut {
+		return
+	}
+	what := o.Hook.Handler.Command
+	if what == "" {
+		what = gjson.GetBytes(o.Hook.Handler.Config, "url").Str
+	}
+	stderr := strings.TrimSpace(o.Raw.Stderr)
+	if stderr == "" {
+		stderr = "No stderr output"
+	}
+	reason := fmt.Sprintf("[%s]: %s; blocking because onFailure is \"block\"\n%s", what, o.Error, stderr)
+	ce.blockWith(o, reason)
 }
