@@ -547,7 +547,12 @@ func TestClaudeSpill_ContextOverTenThousandCharacters(t *testing.T) {
 	if len(res.AdditionalContext) != 2 {
 		t.Fatalf("got %+v", res)
 	}
-	big := res.AdditionalContext[0]
+	// Context comes in the order the hooks finished: find each by its hook.
+	byHook := map[string]hooks.ContextEntry{}
+	for _, c := range res.AdditionalContext {
+		byHook[c.Hook[strings.LastIndex(c.Hook, ":")+1:]] = c
+	}
+	big := byHook["0"]
 	if big.Spilled == "" || big.Bytes != 24000 || !strings.HasPrefix(big.Text, strings.Repeat("é", 2000)+"\n\n…10000 more characters truncated (12000 characters, 1 lines in all)…") ||
 		!strings.HasSuffix(big.Text, "Full hook output saved to: "+big.Spilled) {
 		t.Fatalf("12,000 é (24,000 bytes) not spilled as a 2,000-character preview: %+v", big)
@@ -555,7 +560,7 @@ func TestClaudeSpill_ContextOverTenThousandCharacters(t *testing.T) {
 	if data, err := os.ReadFile(big.Spilled); err != nil || len(data) != 24000 {
 		t.Fatalf("spill file: %d bytes, %v", len(data), err)
 	}
-	if ten := res.AdditionalContext[1]; ten.Spilled != "" || len(ten.Text) != 10000 {
+	if ten := byHook["1"]; ten.Spilled != "" || len(ten.Text) != 10000 {
 		t.Fatalf("exactly 10,000 characters must stay whole: spilled %q", ten.Spilled)
 	}
 	if msg := res.SystemMessages[0].Text; !strings.Contains(msg, "Full hook output saved to: ") || len(msg) > 3000 {

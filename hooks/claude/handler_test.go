@@ -131,8 +131,16 @@ func TestClaudeHandler_ExecFormShellAndAsyncRewake(t *testing.T) {
 		}
 	}
 	res := claudeRun(t, e, "UserPromptSubmit", `{"prompt": "p"}`)
-	if want := `a  b|$HOME 'q'|dir=` + filepath.Join(root, "project") + `/x`; res.AdditionalContext[0].Text != want {
-		t.Fatalf("exec form output %q", res.AdditionalContext[0].Text)
+	// Context comes in the order the hooks finished: the exec-form hook's
+	// is the one from handler 0.
+	var exec string
+	for _, c := range res.AdditionalContext {
+		if strings.HasSuffix(c.Hook, ":0:0") {
+			exec = c.Text
+		}
+	}
+	if want := `a  b|$HOME 'q'|dir=` + filepath.Join(root, "project") + `/x`; exec != want {
+		t.Fatalf("exec form output %q", exec)
 	}
 	if res.Hooks[3].Status != hooks.StatusStarted {
 		t.Fatalf("asyncRewake hook not started in the background: %+v", res.Hooks[3])

@@ -433,10 +433,20 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 	for i := range outs {
 		o := &outs[i]
 		ce.onFailureBlock(o)
-		hooks.AddMessages(res, o)
 		if o.Block && o.Reason != "" {
 			reasons = append(reasons, o.Reason)
 		}
+	}
+	// Claude Code hands the model context (and the user messages) in the
+	// order the hooks finished, not the order they are configured in
+	// (measured on 2.1.328); block reasons keep configuration order.
+	byFinish := make([]*hooks.Outcome, len(outs))
+	for i := range outs {
+		byFinish[i] = &outs[i]
+	}
+	slices.SortStableFunc(byFinish, func(a, b *hooks.Outcome) int { return a.Finished - b.Finished })
+	for _, o := range byFinish {
+		hooks.AddMessages(res, o)
 	}
 	joined := strings.Join(reasons, "\n\n")
 	blocked := len(reasons) > 0
