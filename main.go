@@ -116,6 +116,28 @@ func cmdHelp(args []string, stdout io.Writer) error {
 	return nil
 }
 
+// settingsFlag collects --settings files as absolute paths.
+type settingsFlag []string
+
+func (f *settingsFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return strings.Join(*f, ",")
+}
+
+func (f *settingsFlag) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("want a settings file path")
+	}
+	abs, err := filepath.Abs(v)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, abs)
+	return nil
+}
+
 // permissionModes are the values hosts give permission_mode.
 var permissionModes = []string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"}
 
@@ -128,6 +150,7 @@ type engineFlags struct {
 	permissionMode              string
 	logLevel                    string
 	plugins                     pluginFlag
+	settings                    settingsFlag
 	managed, hookState          string
 	configProfile               string
 	toolLocations               toolLocationFlag
@@ -148,6 +171,7 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.permissionMode, "permission-mode", "", "permission_mode given to hooks: "+strings.Join(permissionModes, ", ")+" (default: default)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
+	fs.Var(&f.settings, "settings", "claude: one more settings `file`, a layer after the project's, as Claude Code's --settings (repeatable)")
 	fs.StringVar(&f.managed, "managed", "", "managed policy file (codex: requirements.toml with managed hooks, allow_managed_hooks_only, [features]; claude: managed-settings.json)")
 	fs.Var(&f.envAllow, "env-allow", "give hooks only these `NAMES` of hookd's environment (comma-separated, repeatable; any profile, over its own rule)")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
@@ -211,7 +235,7 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Profile: prof,
 		Session: hooks.Session{ID: id, Cwd: cwd, Model: f.model, TranscriptPath: transcript, PermissionMode: f.permissionMode},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
-			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
+			Managed: f.managed, Settings: f.settings, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
 			Features: f.features},
 		BypassTrust: f.bypassTrust,
 		Logger:      logger,

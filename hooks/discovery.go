@@ -30,6 +30,10 @@ type DiscoverOptions struct {
 	DataHome   string
 	// Managed is the path of the managed requirements.toml ("" = none).
 	Managed string
+	// Settings are extra settings files, a layer after the project's
+	// (Claude Code's --settings FILE); profiles without such a layer
+	// ignore them.
+	Settings []string
 	// StateOverrides is {"<key>": {"enabled"?, "trusted_hash"?}} given on the
 	// command line for this process; it overrides the user config's state.
 	StateOverrides []byte

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +47,9 @@ type initializeParams struct {
 		BypassTrust *bool           `json:"bypassTrust"`
 		Plugins     []pluginParam   `json:"plugins"`
 		PluginDirs  []string        `json:"pluginDirs"`
+		// Settings are extra settings files (claude: Claude Code's
+		// --settings FILE), a layer after the project's.
+		Settings []string `json:"settings"`
 		Managed     struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
@@ -187,6 +191,16 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	var settingsFiles []string
+	for i, f := range p.Config.Settings {
+		if strings.TrimSpace(f) == "" {
+			return hooks.Options{}, invalidParams("config.settings[%d]: must be a settings file path, not empty", i)
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(sess.Cwd, f)
+		}
+		settingsFiles = append(settingsFiles, filepath.Clean(f))
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -198,6 +212,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			Plugins:        plugins,
 			PluginDirs:     pluginDirs,
 			Managed:        p.Config.Managed.Requirements,
+			Settings:       settingsFiles,
 			ConfigProfile:  p.Config.ConfigProfile,
 			Features:       features,
 		},

@@ -143,11 +143,25 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 			}
 		}
 	}
+	// --settings FILE (initialize config.settings): one more layer, after
+	// the local settings, as Claude Code's flag settings.
+	for _, path := range opts.Settings {
+		if s, ok := d.claudeSettingsFile(p, hooks.AbsClean(path), hooks.LayerCLI); ok {
+			files = append(files, s)
+		} else if _, err := os.Stat(path); err != nil {
+			d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf("cannot read settings %s: %v", path, err)})
+		}
+	}
 	if len(opts.SessionHooks) > 0 {
 		hooks, warns := hooks.ParseHooksValue(p, opts.SessionHooks, hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session")
 		d.Add(hooks, warns)
 	}
 	enabled, forced := claudeEnabledPlugins(files)
+	if home != "" {
+		extra, warns := installedPlugins(home, opts.ProjectRoot, enabled, opts.Plugins)
+		d.Warns = append(d.Warns, warns...)
+		opts.Plugins = append(append([]hooks.PluginConfig(nil), opts.Plugins...), extra...)
+	}
 	d.claudePlugins(p, opts, enabled)
 	for i, h := range d.Hooks {
 		h.Order = i
