@@ -50,7 +50,7 @@ type initializeParams struct {
 		// Settings are extra settings files (claude: Claude Code's
 		// --settings FILE), a layer after the project's.
 		Settings []string `json:"settings"`
-		Managed     struct {
+		Managed  struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
 		// ConfigProfile and ToolLocations are read by profiles that use
