@@ -18,6 +18,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/rpc"
 )
 
@@ -252,6 +253,7 @@ func runFlags(out io.Writer) (*flag.FlagSet, *engineFlags, *runOpts) {
 	ef.register(fs)
 	fs.StringVar(&ro.input, "input", "", "event input JSON: a file, or - for stdin (default: {})")
 	fs.StringVar(&ro.turnID, "turn-id", "", "turn_id given to turn-scoped events")
+	fs.StringVar(&ro.evaluate, "evaluate", "", `claude: the model's answer to every prompt and agent hook, as JSON: {"ok": false, "reason": "..."} (without it they fail: hookd run has no model)`)
 	fs.Usage = func() {
 		fmt.Fprint(out, "Usage: hookd run EVENT [--input FILE|-] [flags]\n\nRuns the hooks that match EVENT once and prints the combined result as JSON.\nExit 0 when nothing blocks, 2 when the outcome denies or blocks, 1 on error.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -259,7 +261,7 @@ func runFlags(out io.Writer) (*flag.FlagSet, *engineFlags, *runOpts) {
 	return fs, ef, ro
 }
 
-type runOpts struct{ input, turnID string }
+type runOpts struct{ input, turnID, evaluate string }
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs, ef, ro := runFlags(stderr)
@@ -278,6 +280,12 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	input, err := readInput(ro.input, stdin)
 	if err != nil {
 		return 1, err
+	}
+	if ro.evaluate != "" {
+		if _, err := evaluate.ParseAnswer([]byte(ro.evaluate)); err != nil {
+			return 1, fmt.Errorf("--evaluate: %v", err)
+		}
+		opts.Evaluator = evaluate.Fixed(ro.evaluate)
 	}
 	e := hooks.New(opts)
 	defer e.Close()

@@ -15,6 +15,7 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
 
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/hooks/proc"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	Logger  *slog.Logger
 	// Host calls MCP tools and receives notifications; nil for the CLI.
 	Host Host
+	// Evaluator answers prompt and agent hooks (model/evaluate) instead of
+	// the Host: hookd run --evaluate. Nil: the Host, when it can.
+	Evaluator evaluate.Evaluator
 	// ToolLocations is where the host says tools run (tool name →
 	// LocationClient, LocationServer, LocationServerApproval), for the
 	// profile's coverage labels in List. Nil: no labels.
@@ -123,6 +127,27 @@ func (e *Engine) Close() {
 
 // Profile returns the engine's profile.
 func (e *Engine) Profile() *Profile { return e.profile }
+
+type runIDKey struct{}
+
+// RunIDOf is the id of the hooks/run a handler kind runs for (Result.RunID),
+// or "" outside a run.
+func RunIDOf(ctx context.Context) string {
+	id, _ := ctx.Value(runIDKey{}).(string)
+	return id
+}
+
+// Evaluator answers prompt and agent hooks: Options.Evaluator when set,
+// else the Host when it can (hookd serve), else nil.
+func (e *Engine) Evaluator() evaluate.Evaluator {
+	if e.opts.Evaluator != nil {
+		return e.opts.Evaluator
+	}
+	if ev, ok := e.opts.Host.(evaluate.Evaluator); ok {
+		return ev
+	}
+	return nil
+}
 
 // State is the profile's per-session memory (what discovery's Settings
 // and AfterCombine keep), for the handler kinds a profile adds.
@@ -423,6 +448,7 @@ func hookRun(o Outcome) HookRun {
 
 // runOne runs one handler to completion and reads its output.
 func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Hook, stdin []byte) Outcome {
+	ctx = context.WithValue(ctx, runIDKey{}, runID)
 	e.reportStatus(runID, h, StateStarted)
 	raw := e.execute(ctx, h, stdin)
 	e.reportStatus(runID, h, StateFinished)

@@ -30,6 +30,10 @@ type initializeParams struct {
 		Version string `json:"version"`
 	} `json:"clientInfo"`
 	Profile string `json:"profile"`
+	// Capabilities are the host's: evaluate says it answers model/evaluate.
+	Capabilities struct {
+		Evaluate bool `json:"evaluate"`
+	} `json:"capabilities"`
 	Session struct {
 		ID             string `json:"id"`
 		Cwd            string `json:"cwd"`
@@ -103,6 +107,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	opts.Logger = s.log
 	opts.Host = s
+	s.canEvaluate.Store(p.Capabilities.Evaluate)
 	e := hooks.New(opts)
 	sum, err := e.LoadChecked()
 	if err != nil {

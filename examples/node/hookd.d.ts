@@ -114,7 +114,7 @@ export interface McpToolHandlerConfig extends HandlerConfigBase {
   async?: boolean;
 }
 
-/** Parsed, warned about and never run by hookd. */
+/** claude: answered by the host's model (model/evaluate); other profiles parse, warn about and never run them. */
 export interface UnsupportedHandlerConfig extends HandlerConfigBase {
   type: 'prompt' | 'agent';
   [field: string]: unknown;
@@ -130,6 +130,8 @@ export interface InitializeParams {
   profile?: ProfileName;
   session?: SessionParams;
   config?: ConfigParams;
+  /** The host's side: evaluate, when it answers model/evaluate (claude prompt and agent hooks). */
+  capabilities?: { evaluate?: boolean };
 }
 
 export interface SessionParams {
@@ -155,6 +157,8 @@ export interface ConfigParams {
   /** Run enabled hooks that were never reviewed, for this session only. */
   bypassTrust?: boolean;
   features?: { hookCommandRewrite?: boolean };
+  /** claude: extra settings files, a layer after the project's (Claude Code's --settings). */
+  settings?: string[];
 }
 
 export interface PluginParams {
@@ -401,6 +405,25 @@ export interface CallToolParams {
   timeoutMs: number;
 }
 
+/** model/evaluate: a claude prompt or agent hook needs the host's model. */
+export interface EvaluateParams {
+  /** The hooks/run this hook runs for. */
+  runId: string;
+  hook: string;
+  kind: 'prompt' | 'agent';
+  /** The handler's prompt with $ARGUMENTS replaced by the compact input JSON. */
+  prompt: string;
+  /** The handler's model, or null for the session's main model. */
+  model: string | null;
+  input: JSONObject;
+  timeoutMs: number;
+}
+
+export interface EvaluateResult {
+  ok: boolean;
+  reason?: string;
+}
+
 /** An MCP CallToolResult. hookd reads structuredContent, else the first text that parses as JSON, else the text. */
 export interface CallToolResult {
   content: ContentBlock[];
@@ -463,6 +486,7 @@ export interface HostNotifications {
 /** Requests hookd sends to the host. */
 export interface HookdRequests {
   'mcp/callTool': { params: CallToolParams; result: CallToolResult };
+  'model/evaluate': { params: EvaluateParams; result: EvaluateResult };
 }
 
 /** Notifications hookd sends to the host. */

@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/plugins"
 	"github.com/hookd/hookd/spill"
 )
@@ -39,10 +40,11 @@ var Profile = &hooks.Profile{
 	EnvFilter:      claudeEnv,
 	HookEnv:        claudeHookEnv,
 	Shell:          claudeShell(),
-	HandlerKinds:   map[string]func(*hooks.Engine) hooks.HandlerKind{TypeHTTP: httpKind},
-	HandlerTypes:   []string{hooks.TypeCommand, hooks.TypeMCPTool, TypeHTTP},
-	QuietFields:    claudeQuietFields,
-	ReadHandler:    claudeReadHandler,
+	HandlerKinds: map[string]func(*hooks.Engine) hooks.HandlerKind{TypeHTTP: httpKind,
+		evaluate.KindPrompt: evalKind(evaluate.KindPrompt), evaluate.KindAgent: evalKind(evaluate.KindAgent)},
+	HandlerTypes: []string{hooks.TypeCommand, hooks.TypeMCPTool, TypeHTTP, evaluate.KindPrompt, evaluate.KindAgent},
+	QuietFields:  claudeQuietFields,
+	ReadHandler:  claudeReadHandler,
 	// Over 10,000 characters, the model gets the first 2,000 and the path.
 	Spill: spill.CharLimit{Max: 10_000, Head: 2_000},
 }

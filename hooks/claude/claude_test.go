@@ -134,8 +134,9 @@ func TestClaudeDiscover_BrokenSettingsWarnAndLoadTheRest(t *testing.T) {
 	})
 	e, _ := claudeEngine(t, root, nil)
 	list, warns := e.List("")
-	// The command and the http handler load; prompt hooks need the host.
-	if len(list) != 2 || list[0].Handler.Command != "echo ok" || list[1].Handler.Type != TypeHTTP {
+	// The command, http and prompt handlers load (a prompt hook asks the
+	// host's model when it runs).
+	if len(list) != 3 || list[0].Handler.Command != "echo ok" || list[1].Handler.Type != TypeHTTP || list[2].Handler.Type != "prompt" {
 		t.Fatalf("got %+v", list)
 	}
 	var msgs []string
@@ -143,7 +144,7 @@ func TestClaudeDiscover_BrokenSettingsWarnAndLoadTheRest(t *testing.T) {
 		msgs = append(msgs, w.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"failed to parse hooks config", `ignoring field "hooks"`, `ignoring field "disableAllHooks"`, "prompt hooks are not supported"} {
+	for _, want := range []string{"failed to parse hooks config", `ignoring field "hooks"`, `ignoring field "disableAllHooks"`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning with %q in\n%s", want, all)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/hooks/ifrule"
 )
 
@@ -36,8 +37,13 @@ import (
 func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string, bool) {
 	var warns []string
 	hd := &h.Handler
-	if hd.Type == TypeHTTP {
+	switch hd.Type {
+	case TypeHTTP:
 		if msg, skip := readHTTP(ev, raw); skip {
+			return msg, true
+		}
+	case evaluate.KindPrompt, evaluate.KindAgent:
+		if msg, skip := readEval(ev, hd.Type, raw); skip {
 			return msg, true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 )
 
 // Reading a Claude Code hook's result (reference/claude-hooks.md A.6,
@@ -472,9 +473,24 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 	res.Output = mergeClaudeOutput(res.Output, outs)
 	if reason, stopped := hooks.FirstStopReason(outs); stopped {
 		res.Continue, res.StopReason = false, reason
-		res.Decision, res.Reason, res.Feedback, res.Continuation = hooks.DecisionNone, "", "", ""
-		res.UpdatedInput, res.Permission = nil, nil
+		// A prompt or agent hook's ok:false on PreToolUse both denies the
+		// tool and ends the turn (evaluate.go): the deny stays.
+		if !judgeEndsTurn(outs) {
+			res.Decision, res.Reason, res.Feedback, res.Continuation = hooks.DecisionNone, "", "", ""
+			res.UpdatedInput, res.Permission = nil, nil
+		}
 	}
+}
+
+// judgeEndsTurn reports whether a prompt or agent hook blocked and stopped.
+func judgeEndsTurn(outs []hooks.Outcome) bool {
+	for i := range outs {
+		o := &outs[i]
+		if o.Stop && o.Block && o.Hook != nil && (o.Hook.Handler.Type == evaluate.KindPrompt || o.Hook.Handler.Type == evaluate.KindAgent) {
+			return true
+		}
+	}
+	return false
 }
 
 // combineClaudePermission is PreToolUse: the highest decision wins (deny >

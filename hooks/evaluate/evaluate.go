@@ -15,6 +15,7 @@ package evaluate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,4 +92,21 @@ func BlockText(kind, prompt, reason string) string {
 		return "Agent hook condition was not met: " + reason
 	}
 	return "[" + prompt + "]: " + reason
+}
+
+// Evaluator answers model/evaluate requests: the host (hookd serve, when its
+// initialize says capabilities.evaluate) or a fixed answer (hookd run
+// --evaluate). It returns the answer's JSON, or an error that fails the
+// hook.
+type Evaluator interface {
+	Evaluate(ctx context.Context, req Request) (json.RawMessage, error)
+}
+
+// Fixed is an Evaluator that gives every request the same answer, for
+// testing prompt and agent hooks offline.
+type Fixed json.RawMessage
+
+// Evaluate returns f.
+func (f Fixed) Evaluate(context.Context, Request) (json.RawMessage, error) {
+	return json.RawMessage(f), nil
 }
