@@ -5,9 +5,15 @@ package realhost
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/client"
 )
 
 // claudeRun is one claude -p run: its folders, recorder and model.
@@ -77,4 +83,40 @@ func (r *claudeRun) hookd(t *testing.T, event, input string, extra ...string) st
 		t.Logf("hookd run: %v\n%s", err, errOut)
 	}
 	return out
+}
+
+// hookdServe runs event under `hookd serve --profile claude` (the Go client)
+// and returns its result and the async results that arrive for the hooks it
+// started in the background.
+func (r *claudeRun) hookdServe(t *testing.T, event, input string) (string, []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+	defer cancel()
+	for _, kv := range append(baseEnv(r.home), r.env...) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	c, err := client.Start(ctx, hookd(t), io.Discard, "serve", "--log-level", "error")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Kill()
+	if _, err := c.Initialize(ctx, map[string]any{"profile": "claude", "session": map[string]any{"cwd": r.work},
+		"config": map[string]any{"home": filepath.Join(r.home, ".claude")}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Run(ctx, event, json.RawMessage(input))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var async []string
+	for range gjson.GetBytes(res, `hooks.#(status=="started")#`).Array() {
+		for n := range c.Notifications {
+			if n.Method == "hooks/asyncCompleted" {
+				async = append(async, string(n.Params))
+				break
+			}
+		}
+	}
+	return string(res), async
 }

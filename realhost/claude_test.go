@@ -324,14 +324,15 @@ func TestClaude_CommandFields(t *testing.T) {
 	hdFail := yesNo(d == "deny" || d == "block")
 	t.Logf("onFailure block text: host %q, hookd %q", hostFail, gjson.Get(resW, "reason").Str)
 	record(t, "claude", "3", "onFailure:block on a hook that exits 1: tool blocked", yesNo(strings.Contains(hostFail, `onFailure is "block"`)), hdFail)
-	resP := r.hookd(t, "PostToolUse", `{"tool_name":"Bash","tool_input":{"command":"echo"},"tool_response":{"stdout":"ran"},"tool_use_id":"p1"}`)
-	hdRewake := yesNo(strings.Contains(resP, "rewake-from-hook"))
-	if hdRewake == "no" {
-		// the async result may arrive later: hookd run prints started hooks;
-		// look for a rewake field
-		hdRewake = yesNo(gjson.Get(resP, "rewake").Exists())
+	// Async results come after hooks/run answers: ask hookd serve.
+	_, async := r.hookdServe(t, "PostToolUse", `{"tool_name":"Bash","tool_input":{"command":"echo"},"tool_response":{"stdout":"ran"},"tool_use_id":"p1"}`)
+	hdRewake := "no"
+	for _, a := range async {
+		if gjson.Get(a, "rewake").Str == "rewake-from-hook" {
+			hdRewake = "yes"
+		}
 	}
-	record(t, "claude", "3", "asyncRewake exit 2: stderr reaches the model's next request (hookd: in the result)", hostRewake, hdRewake)
+	record(t, "claude", "3", "asyncRewake exit 2: stderr reaches the model's next request (hookd: the async result's rewake)", hostRewake, hdRewake)
 }
 
 // Item 2: prompt and agent handlers through the host's model.
