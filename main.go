@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	json "github.com/goccy/go-json"
 
@@ -145,7 +146,8 @@ var permissionModes = []string{"default", "acceptEdits", "plan", "dontAsk", "byp
 // engineFlags are the discovery flags shared by run and list.
 type engineFlags struct {
 	profile, home, cwd, project string
-	trustProject, bypassTrust   bool
+	trustProject                optBool
+	bypassTrust                 bool
 	sessionID                   string
 	model, transcriptPath       string
 	permissionMode              string
@@ -163,8 +165,10 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "codex", "host rule set: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&f.home, "home", "", "the profile's user folder (codex: $CODEX_HOME or ~/.codex; mind: $MIND_HOME or ~/.mind; mirri, soong, claude: see the README)")
 	fs.StringVar(&f.cwd, "cwd", "", "session working directory (default: the current directory)")
-	fs.StringVar(&f.project, "project", "", "project root (default: the git root above --cwd, else --cwd)")
-	fs.BoolVar(&f.trustProject, "trust-project", false, "the project is trusted: load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json)")
+	if fs.Lookup("project") == nil {
+		fs.StringVar(&f.project, "project", "", "project root (default: the git root above --cwd, else --cwd)")
+	}
+	fs.Var(&f.trustProject, "trust-project", "the project is trusted (=false: it is not): load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json); without it the host's own record decides (codex: [projects] in config.toml, claude: ~/.claude.json)")
 	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
 	fs.StringVar(&f.model, "model", "", "model given to hooks, as a host passes it (initialize's session.model)")
@@ -235,7 +239,8 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	return hooks.Options{
 		Profile: prof,
 		Session: hooks.Session{ID: id, Cwd: cwd, Model: f.model, TranscriptPath: transcript, PermissionMode: f.permissionMode},
-		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
+		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject.val,
+			ProjectTrustKnown: f.trustProject.set, Cwd: cwd, Plugins: f.plugins,
 			Managed: f.managed, Settings: f.settings, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
 			Features: f.features},
 		BypassTrust: f.bypassTrust,
@@ -297,10 +302,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		fmt.Fprintf(stderr, "warning: %s\n", rpc.FormatWarning(w))
 	}
 	warnReview(e, stderr)
-	res, err := e.Run(signalContext(), pos[0], input, ro.turnID)
+	_, leftOut := e.Sources()
+	printLeftOut(stderr, "warning: ", leftOut)
+	res, err := e.Run(signalContext(opts.Logger), pos[0], input, ro.turnID)
 	if err != nil {
 		return 1, err
 	}
+	res.LeftOut = leftOut
 	out, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return 1, err
@@ -381,8 +389,12 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	list, warnings := e.List(lo.event)
+	project, leftOut := e.Sources()
 	if lo.json {
-		out, err := json.MarshalIndent(map[string]any{"hooks": list, "warnings": warnings}, "", "  ")
+		if leftOut == nil {
+			leftOut = []hooks.LeftOut{}
+		}
+		out, err := json.MarshalIndent(map[string]any{"hooks": list, "warnings": warnings, "project": project, "leftOut": leftOut}, "", "  ")
 		if err != nil {
 			return err
 		}
@@ -396,6 +408,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "# --bypass-trust: enabled hooks run without review for this invocation; nothing is recorded")
 	}
 	listNotes(stdout, list)
+	printLeftOut(stdout, "# ", leftOut)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	coverage := len(opts.ToolLocations) > 0 && opts.Profile.Coverage != nil
 	if coverage {
@@ -437,6 +450,7 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&so.home, "home", "", "default user folder when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
+	fs.DurationVar(&so.writeTimeout, "write-timeout", defaultWriteTimeout, "end the session when the host takes nothing from stdout for this long (0: never)")
 	fs.StringVar(&so.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.Usage = func() {
@@ -446,9 +460,14 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	return fs, so
 }
 
+// defaultWriteTimeout is how long a message to the host may wait for the host
+// to read stdout before hookd takes the host for gone (docs/robustness.md).
+const defaultWriteTimeout = time.Minute
+
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
 	maxMessage                                int64
+	writeTimeout                              time.Duration
 	bypassTrust                               bool
 }
 
@@ -491,7 +510,8 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
 		// A host (or a terminal) that signals hookd gets what exit gives: every
 		// handler's process group killed and the spill folder removed.
-		Stop:            signalContext(),
+		Stop:            signalContext(logger),
+		WriteTimeout:    so.writeTimeout,
 		Framing:         framing,
 		MaxMessageBytes: so.maxMessage,
 		Profile:         so.profile,

@@ -34,7 +34,11 @@ type initializeParams struct {
 	Capabilities struct {
 		Evaluate bool `json:"evaluate"`
 	} `json:"capabilities"`
-	Session struct {
+	// OnStdinClose is what a closed stdin does to running requests:
+	// "finish" (the default) lets them finish and answers them, "cancel"
+	// kills their handlers at once (docs/robustness.md).
+	OnStdinClose string `json:"onStdinClose"`
+	Session      struct {
 		ID             string `json:"id"`
 		Cwd            string `json:"cwd"`
 		TranscriptPath string `json:"transcriptPath"`
@@ -44,8 +48,9 @@ type initializeParams struct {
 	Config struct {
 		Home    string `json:"home"`
 		Project struct {
-			Root    string `json:"root"`
-			Trusted bool   `json:"trusted"`
+			Root string `json:"root"`
+			// Trusted absent: the profile's own trust record decides.
+			Trusted *bool `json:"trusted"`
 		} `json:"project"`
 		Hooks       json.RawMessage `json:"hooks"`
 		BypassTrust *bool           `json:"bypassTrust"`
@@ -100,6 +105,13 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p initializeParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
+	}
+	switch p.OnStdinClose {
+	case "", "finish":
+	case "cancel":
+		s.cancelAtEOF.Store(true)
+	default:
+		return nil, invalidParams("invalid params: field \"onStdinClose\": %q: want \"finish\" or \"cancel\"", p.OnStdinClose)
 	}
 	opts, err := engineOptions(s.opts, &p)
 	if err != nil {
@@ -210,16 +222,18 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		Profile: prof,
 		Session: sess,
 		Discover: hooks.DiscoverOptions{
-			Home:           home,
-			ProjectRoot:    root,
-			ProjectTrusted: p.Config.Project.Trusted,
-			SessionHooks:   sessionHooks,
-			Plugins:        plugins,
-			PluginDirs:     pluginDirs,
-			Managed:        p.Config.Managed.Requirements,
-			Settings:       settingsFiles,
-			ConfigProfile:  p.Config.ConfigProfile,
-			Features:       features,
+			Home:              home,
+			ProjectRoot:       root,
+			ProjectTrusted:    p.Config.Project.Trusted != nil && *p.Config.Project.Trusted,
+			ProjectTrustKnown: p.Config.Project.Trusted != nil,
+			Cwd:               sess.Cwd,
+			SessionHooks:      sessionHooks,
+			Plugins:           plugins,
+			PluginDirs:        pluginDirs,
+			Managed:           p.Config.Managed.Requirements,
+			Settings:          settingsFiles,
+			ConfigProfile:     p.Config.ConfigProfile,
+			Features:          features,
 		},
 		BypassTrust: bypass,
 		// Where tools run, for the profile's coverage labels.

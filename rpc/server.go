@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/sourcegraph/jsonrpc2"
@@ -43,7 +44,16 @@ type Options struct {
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context
+	// WriteTimeout bounds the write of one message to the host: a host that
+	// takes nothing from stdout for that long has stopped reading, and the
+	// session ends as if it had died. 0: no bound (docs/robustness.md).
+	WriteTimeout time.Duration
 }
+
+// exitWriteGrace is how long an ending session's last replies may wait for a
+// host to read them before writes are abandoned, so that a host that stopped
+// reading stdout cannot keep hookd alive.
+const exitWriteGrace = 2 * time.Second
 
 // A method is one entry of the dispatch table.
 type method struct {
@@ -52,6 +62,12 @@ type method struct {
 	// inline methods change server state: they run on the reader goroutine, in
 	// wire order. The others run concurrently.
 	inline bool
+	// serial methods change state too but may wait (for another process's
+	// lock on config.toml): they run in wire order with the inline ones, on a
+	// goroutine of their own, so that the reader goes on reading
+	// $/cancelRequest, exit and answers to hookd's calls meanwhile. Requests
+	// read after one start only when it has finished (see Handle).
+	serial bool
 }
 
 // methods is the dispatch table. Each method lives in its own file.
@@ -80,6 +96,9 @@ type Server struct {
 	state   lifecycle
 	engine  *hooks.Engine
 	cancels map[jsonrpc2.ID]context.CancelFunc
+	// ordered is closed when the last serial method (and any state-changing
+	// request queued behind it) has finished; only the reader replaces it.
+	ordered chan struct{}
 
 	inflight sync.WaitGroup
 	exitOnce sync.Once
@@ -94,6 +113,8 @@ type Server struct {
 	canEvaluate atomic.Bool
 	inputClosed context.Context
 	closeInput  context.CancelFunc
+	// cancelAtEOF: initialize said onStdinClose "cancel".
+	cancelAtEOF atomic.Bool
 }
 
 // Serve runs hookd's JSON-RPC server over r and w until exit, stdin EOF, the
@@ -103,7 +124,8 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{})}
+	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{}),
+		ordered: closedChan()}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	s.inputClosed, s.closeInput = context.WithCancel(context.Background())
 	s.stream = NewStream(r, w, closer, StreamOptions{
@@ -113,7 +135,25 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		// Replies to requests still running at EOF are written before the
 		// connection closes: a host may pipe a request file and close stdin.
 		// Calls to the host fail at once: their answers can no longer come.
-		BeforeEOF: func() { s.closeInput(); s.inflight.Wait() },
+		// A host that said onStdinClose "cancel" has them killed instead.
+		BeforeEOF: func() {
+			s.closeInput()
+			if s.cancelAtEOF.Load() {
+				// Each request, not s.base: the connection lives on it, and
+				// the cancelled replies must still go out.
+				s.mu.Lock()
+				for _, cancel := range s.cancels {
+					cancel()
+				}
+				s.mu.Unlock()
+			}
+			s.inflight.Wait()
+		},
+		WriteTimeout: opts.WriteTimeout,
+		OnWriteStuck: func() {
+			s.log.Error("the host has not read stdout for the write timeout: ending the session", "timeout", opts.WriteTimeout)
+			s.exit(1)
+		},
 	})
 	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
 	var stop <-chan struct{}
@@ -130,6 +170,7 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	}
 	// exit may have been called by the reader; wait for its cleanup.
 	<-s.done
+	s.stream.Abandon()
 	conn.Close()
 	return s.exitCode
 }
@@ -149,7 +190,11 @@ func (s *Server) exit(code int) {
 	s.exitOnce.Do(func() {
 		s.exitCode = code
 		s.cancelBase()
+		// Replies to the handlers just killed get their chance; a host that
+		// does not read them does not hold the exit up.
+		abandon := time.AfterFunc(exitWriteGrace, s.stream.Abandon)
 		go func() {
+			defer abandon.Stop()
 			s.inflight.Wait()
 			s.mu.Lock()
 			e := s.engine
@@ -187,9 +232,20 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if params == nil || string(params) == "null" {
 		params = []byte("{}")
 	}
-	if m.inline {
+	// While a serial method runs, every later request waits for it, and the
+	// state-changing ones queue up behind it in wire order: the order is
+	// that of the wire, as if the reader had run them, without the reader
+	// waiting.
+	prev := s.ordered
+	busy := !isClosed(prev)
+	if m.inline && !busy {
 		s.call(s.base, conn, req, m, params)
 		return
+	}
+	var done chan struct{}
+	if m.inline || m.serial {
+		done = make(chan struct{})
+		s.ordered = done
 	}
 	rctx, cancel := context.WithCancel(s.base)
 	s.mu.Lock()
@@ -201,9 +257,28 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			delete(s.cancels, req.ID)
 			s.mu.Unlock()
 			cancel()
+			if done != nil {
+				close(done)
+			}
 		}()
+		<-prev
 		s.call(rctx, conn, req, m, params)
 	}()
+}
+
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // route checks the lifecycle and finds the method.
@@ -262,7 +337,8 @@ func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, e
 	} else {
 		rerr = conn.Reply(ctx, req.ID, result)
 	}
-	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) {
+	// A host that stopped reading was reported once, when it was noticed.
+	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) && !errors.Is(rerr, ErrWriteStuck) {
 		s.log.Error("write reply", "method", req.Method, "err", rerr)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -102,7 +103,19 @@ type StreamOptions struct {
 	// requests so their replies are written before the connection closes.
 	// May be nil.
 	BeforeEOF func()
+	// WriteTimeout bounds the write of one frame: a host that has not taken a
+	// frame within it has stopped reading stdout. The write is abandoned,
+	// every later write fails with ErrWriteStuck, and OnWriteStuck is called.
+	// 0 (or negative): no bound, only Abandon ends a blocked write.
+	WriteTimeout time.Duration
+	// OnWriteStuck is called once, on its own goroutine, when a write times
+	// out (not when it is abandoned). May be nil.
+	OnWriteStuck func()
 }
+
+// ErrWriteStuck is the error of every write after one that timed out or was
+// abandoned: the host stopped reading, and a frame may have been cut.
+var ErrWriteStuck = errors.New("rpc: the host stopped reading stdout; no more messages can be written")
 
 // Stream is a jsonrpc2.ObjectStream over a byte reader and writer, with LSP or
 // NDJSON framing. Unlike the library's codecs it never gives up on a bad
@@ -135,6 +148,10 @@ type Stream struct {
 
 	writeMu sync.Mutex
 	werr    error
+	// abandon is closed by Abandon: a blocked write returns at once.
+	abandon     chan struct{}
+	abandonOnce sync.Once
+	stuckOnce   sync.Once
 
 	closeOnce sync.Once
 	closeErr  error
@@ -150,6 +167,8 @@ func NewStream(r io.Reader, w io.Writer, closer io.Closer, opts StreamOptions) *
 		opts:   opts,
 		max:    opts.MaxMessageBytes,
 		mode:   opts.Framing,
+
+		abandon: make(chan struct{}),
 	}
 	if s.max <= 0 {
 		s.max = DefaultMaxMessageBytes
@@ -230,11 +249,55 @@ func (s *Stream) writeFrame(body []byte) error {
 		frame = append(frame, "\r\n\r\n"...)
 		frame = append(frame, body...)
 	}
-	if _, err := s.w.Write(frame); err != nil {
+	if err := s.write(frame); err != nil {
 		s.werr = err
 		return err
 	}
 	return nil
+}
+
+// write hands frame to the writer on a goroutine of its own, so that a host
+// that stops reading stdout (a full pipe) can never hold writeMu, and with it
+// every handler and the reader, for ever. A write that times out or is
+// abandoned leaves that goroutine blocked in Write: it owns nothing but the
+// frame, and the process ends soon after, as the session does.
+func (s *Stream) write(frame []byte) error {
+	select {
+	case <-s.abandon:
+		return ErrWriteStuck
+	default:
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.w.Write(frame)
+		done <- err
+	}()
+	var timeout <-chan time.Time
+	if s.opts.WriteTimeout > 0 {
+		t := time.NewTimer(s.opts.WriteTimeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-s.abandon:
+		return ErrWriteStuck
+	case <-timeout:
+		s.stuckOnce.Do(func() {
+			if s.opts.OnWriteStuck != nil {
+				go s.opts.OnWriteStuck()
+			}
+		})
+		return fmt.Errorf("%w (a frame waited %v)", ErrWriteStuck, s.opts.WriteTimeout)
+	}
+}
+
+// Abandon makes a write blocked on a host that does not read return at once,
+// and every later write fail with ErrWriteStuck. The server calls it when a
+// session that is ending has given its last replies their chance.
+func (s *Stream) Abandon() {
+	s.abandonOnce.Do(func() { close(s.abandon) })
 }
 
 // restoreID puts back the host's original id in a message whose top-level id
