@@ -168,9 +168,11 @@ func TestClaude_SessionStartEnvironment(t *testing.T) {
 // Item 6: the order of context from several hooks.
 func TestClaude_ContextOrder(t *testing.T) {
 	rec := newRecorder(t)
-	done := filepath.Join(rec.dir, "b-done")
-	a := fmt.Sprintf(`cat >/dev/null; for i in $(seq 200); do [ -f %s ] && break; sleep 0.05; done; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx-A"}}'`, done)
-	b := fmt.Sprintf(`cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx-B"}}'; touch %s`, done)
+	// A waits until B's process is gone (reaped by the host), so B has
+	// finished first; both loops are bounded.
+	done := filepath.Join(rec.dir, "b.pid")
+	a := fmt.Sprintf(`cat >/dev/null; for i in $(seq 400); do [ -s %[1]s ] && break; sleep 0.05; done; for i in $(seq 400); do kill -0 $(cat %[1]s) 2>/dev/null || break; sleep 0.05; done; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx-A"}}'`, done)
+	b := fmt.Sprintf(`cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx-B"}}'; echo $$ > %s`, done)
 	rec2 := cmdHandler(rec.cmd("in", "", 0))
 	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("UserPromptSubmit", []any{cgroup("-", cmdHandler(a), cmdHandler(b), rec2)})}, say("finished"))
 	r.exec(t, "run it")
