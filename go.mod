@@ -11,12 +11,12 @@ require (
 	github.com/sourcegraph/jsonrpc2 v0.2.3
 	github.com/tidwall/gjson v1.20.3
 	github.com/tidwall/sjson v1.2.9
+	golang.org/x/sys v0.49.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.38.0 // indirect
 )

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/rpc"
+	"github.com/hookd/hookd/spill"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -447,6 +449,8 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	so := &serveOpts{}
 	fs.StringVar(&so.framing, "framing", "auto", "message framing: auto (first byte decides), lsp (Content-Length) or jsonl (one message per line)")
 	fs.Int64Var(&so.maxMessage, "max-message-bytes", 64<<20, "largest message accepted; larger frames are skipped unread")
+	fs.Int64Var(&so.maxInFlight, "max-inflight-bytes", rpc.DefaultMaxInFlightBytes, "bytes of params that requests in flight may hold together; a request past it is refused with -32001")
+	fs.IntVar(&so.maxRunning, "max-running-hooks", hooks.DefaultMaxRunning, "command hooks running at once; more wait their turn (hooks/status state \"queued\")")
 	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&so.home, "home", "", "default user folder when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
@@ -466,7 +470,8 @@ const defaultWriteTimeout = time.Minute
 
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
-	maxMessage                                int64
+	maxMessage, maxInFlight                   int64
+	maxRunning                                int
 	writeTimeout                              time.Duration
 	bypassTrust                               bool
 }
@@ -487,6 +492,9 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	if so.maxMessage <= 0 {
 		return 1, fmt.Errorf("--max-message-bytes must be positive")
 	}
+	if so.maxInFlight <= 0 || so.maxRunning <= 0 {
+		return 1, fmt.Errorf("--max-inflight-bytes and --max-running-hooks must be positive")
+	}
 	if _, ok := hooks.LookupProfile(so.profile); !ok {
 		return 1, fmt.Errorf("unknown profile %q (known: %s)", so.profile, strings.Join(sortedProfiles(), ", "))
 	}
@@ -503,6 +511,19 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
+	// A large request is garbage soon after its hooks have read it; with
+	// the default GOGC of 100 the heap could grow to twice what is live
+	// before it is collected. 50 keeps the peak near twice the bytes in
+	// flight (docs/failure-modes.md). GOGC in the environment wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+	// A hookd that was killed could not remove its session's spill folder.
+	if n, err := spill.RemoveStale(); err != nil {
+		logger.Warn("removing stale spill folders", "err", err)
+	} else if n > 0 {
+		logger.Info("removed spill folders of sessions whose hookd is gone", "count", n)
+	}
 	out, err := rpc.ClaimStdout()
 	if err != nil {
 		return 1, err
@@ -510,15 +531,17 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
 		// A host (or a terminal) that signals hookd gets what exit gives: every
 		// handler's process group killed and the spill folder removed.
-		Stop:            signalContext(logger),
-		WriteTimeout:    so.writeTimeout,
-		Framing:         framing,
-		MaxMessageBytes: so.maxMessage,
-		Profile:         so.profile,
-		Home:            so.home,
-		BypassTrust:     so.bypassTrust,
-		Version:         version,
-		Logger:          logger,
+		Stop:             signalContext(logger),
+		WriteTimeout:     so.writeTimeout,
+		Framing:          framing,
+		MaxMessageBytes:  so.maxMessage,
+		MaxInFlightBytes: so.maxInFlight,
+		MaxRunningHooks:  so.maxRunning,
+		Profile:          so.profile,
+		Home:             so.home,
+		BypassTrust:      so.bypassTrust,
+		Version:          version,
+		Logger:           logger,
 	})
 	return code, nil
 }

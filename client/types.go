@@ -395,7 +395,9 @@ type LogMessageParams struct {
 	Message string `json:"message"`
 }
 
-// StatusParams are hooks/status's: a handler with a statusMessage started or finished.
+// StatusParams are hooks/status's: a handler with a statusMessage started or
+// finished (State "started", "finished"), or any command handler waits for one
+// of the running slots (State "queued"; StatusMessage may then be empty).
 type StatusParams struct {
 	RunID         json.RawMessage `json:"runId"`
 	Hook          string          `json:"hook"`

@@ -239,6 +239,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		// Where tools run, for the profile's coverage labels.
 		ToolLocations: p.Config.ToolLocations,
 		EnvAllowlist:  p.Config.EnvAllowlist,
+		MaxRunning:    defaults.MaxRunningHooks,
 	}, nil
 }
 

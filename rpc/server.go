@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,6 +22,9 @@ import (
 const (
 	CodeServerNotInitialized = -32002
 	CodeRequestCancelled     = -32800
+	// CodeServerBusy refuses a request that would take the bytes held by
+	// requests in flight past Options.MaxInFlightBytes.
+	CodeServerBusy = -32001
 )
 
 // Log message types of window/logMessage.
@@ -36,6 +40,13 @@ const (
 type Options struct {
 	Framing         Framing
 	MaxMessageBytes int64
+	// MaxInFlightBytes caps the params bytes held by requests in flight
+	// together; DefaultMaxInFlightBytes when 0 (or negative). A request
+	// alone is never refused by it, only one that joins others.
+	MaxInFlightBytes int64
+	// MaxRunningHooks caps the command hooks running at once; more wait
+	// their turn. 0: hooks.DefaultMaxRunning.
+	MaxRunningHooks int
 	Profile         string
 	Home            string
 	BypassTrust     bool
@@ -49,6 +60,10 @@ type Options struct {
 	// session ends as if it had died. 0: no bound (docs/robustness.md).
 	WriteTimeout time.Duration
 }
+
+// DefaultMaxInFlightBytes is Options.MaxInFlightBytes when it is not
+// positive: four messages of the default maximum size.
+const DefaultMaxInFlightBytes = 4 * DefaultMaxMessageBytes
 
 // exitWriteGrace is how long an ending session's last replies may wait for a
 // host to read them before writes are abandoned, so that a host that stopped
@@ -100,7 +115,14 @@ type Server struct {
 	// request queued behind it) has finished; only the reader replaces it.
 	ordered chan struct{}
 
+	// inflight counts requests not yet answered. exiting is set (under mu)
+	// before exit waits for it, so no request joins after the wait began.
 	inflight sync.WaitGroup
+	exiting  bool
+	// held is the bytes of params held by requests in flight; a request that
+	// would take it past maxHeld is refused with CodeServerBusy.
+	held     int64
+	maxHeld  int64
 	exitOnce sync.Once
 	exitCode int
 	done     chan struct{}
@@ -154,8 +176,16 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 			s.log.Error("the host has not read stdout for the write timeout: ending the session", "timeout", opts.WriteTimeout)
 			s.exit(1)
 		},
+		DetachParams: true,
 	})
-	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
+	s.maxHeld = opts.MaxInFlightBytes
+	if s.maxHeld <= 0 {
+		s.maxHeld = DefaultMaxInFlightBytes
+	}
+	// The connection's context is not base: cancelling base (exit, a signal,
+	// the host's death) kills the handlers, whose -32800 replies must still
+	// be written. The connection closes only once they are (below).
+	conn := jsonrpc2.NewConn(context.Background(), s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
 	var stop <-chan struct{}
 	if opts.Stop != nil {
 		stop = opts.Stop.Done()
@@ -189,6 +219,9 @@ func (s *Server) shutdownCode() int {
 func (s *Server) exit(code int) {
 	s.exitOnce.Do(func() {
 		s.exitCode = code
+		s.mu.Lock()
+		s.exiting = true
+		s.mu.Unlock()
 		s.cancelBase()
 		// Replies to the handlers just killed get their chance; a host that
 		// does not read them does not hold the exit up.
@@ -212,25 +245,52 @@ func (s *Server) exit(code int) {
 // goroutine, so it never blocks on slow work: only inline methods run here.
 func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	s.conn.CompareAndSwap(nil, conn)
-	if req.Notif {
-		s.handleNotification(req)
-		return
-	}
-	s.inflight.Add(1)
-	m, err := s.route(req)
-	if err != nil {
-		s.reply(conn, req, nil, err)
-		s.inflight.Done()
-		return
-	}
-	// The stream keeps the host's own bytes; the library's req.Params is a
-	// re-encoding (sorted keys, \u0026 for &) that hooks must not see.
+	// The stream keeps the host's own bytes: the library never sees params
+	// (StreamOptions.DetachParams), so it holds no second copy of them, and
+	// hooks never see its re-encoding (sorted keys, \u0026 for &).
 	params := s.stream.Params()
 	if params == nil && req.Params != nil {
 		params = *req.Params
 	}
+	if req.Notif {
+		s.handleNotification(req, params)
+		return
+	}
 	if params == nil || string(params) == "null" {
 		params = []byte("{}")
+	}
+	size := int64(len(params))
+	s.mu.Lock()
+	var refuse error
+	switch {
+	case s.exiting:
+		refuse = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled: hookd is exiting"}
+	case s.cancels[req.ID] != nil:
+		// Two requests with one id could not be told apart in the replies,
+		// nor by $/cancelRequest: the second is refused, the first runs on.
+		refuse = &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: a request with id %s is still in flight; ids must be unique among requests in flight", idString(req.ID))}
+	case s.held > 0 && s.held+size > s.maxHeld:
+		refuse = &jsonrpc2.Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: this request's %d bytes of params with the %d bytes held by requests in flight exceed the %d byte cap (--max-inflight-bytes); send it again once replies arrive", size, s.held, s.maxHeld)}
+	default:
+		s.held += size
+		s.inflight.Add(1)
+	}
+	s.mu.Unlock()
+	if refuse != nil {
+		s.reply(conn, req, nil, refuse)
+		return
+	}
+	release := func() {
+		s.mu.Lock()
+		s.held -= size
+		s.mu.Unlock()
+	}
+	m, err := s.route(req)
+	if err != nil {
+		release()
+		s.reply(conn, req, nil, err)
+		s.inflight.Done()
+		return
 	}
 	// While a serial method runs, every later request waits for it, and the
 	// state-changing ones queue up behind it in wire order: the order is
@@ -239,7 +299,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	prev := s.ordered
 	busy := !isClosed(prev)
 	if m.inline && !busy {
-		s.call(s.base, conn, req, m, params)
+		s.call(s.base, conn, req, m, params, release)
 		return
 	}
 	var done chan struct{}
@@ -253,17 +313,37 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	s.mu.Unlock()
 	go func() {
 		defer func() {
-			s.mu.Lock()
-			delete(s.cancels, req.ID)
-			s.mu.Unlock()
 			cancel()
 			if done != nil {
 				close(done)
 			}
 		}()
+		// Nothing here keeps params once the method is done with them
+		// (hooks/run keeps only its input until the hooks have it).
+		p := params
+		params = nil
 		<-prev
-		s.call(rctx, conn, req, m, params)
+		// The id is free again before the reply goes out: a host may reuse
+		// it as soon as it has the answer.
+		s.call(rctx, conn, req, m, p, func() {
+			s.mu.Lock()
+			delete(s.cancels, req.ID)
+			s.held -= size
+			s.mu.Unlock()
+		})
 	}()
+}
+
+// idString is an id as the host wrote it, for messages.
+func idString(id jsonrpc2.ID) string {
+	if id.IsString && strings.HasPrefix(id.Str, idPrefix) {
+		return id.Str[len(idPrefix):]
+	}
+	b, err := json.Marshal(id)
+	if err != nil {
+		return id.String()
+	}
+	return string(b)
 }
 
 func closedChan() chan struct{} {
@@ -299,8 +379,9 @@ func (s *Server) route(req *jsonrpc2.Request) (method, error) {
 	return m, nil
 }
 
-// call runs one method and replies exactly once, whatever happens in it.
-func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte) {
+// call runs one method and replies exactly once, whatever happens in it;
+// done runs just before the reply is written.
+func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte, done func()) {
 	defer s.inflight.Done()
 	var (
 		result any
@@ -318,6 +399,7 @@ func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	if ctx.Err() != nil && err == nil || errors.Is(err, context.Canceled) {
 		err = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled"}
 	}
+	done()
 	s.reply(conn, req, result, err)
 	if then, ok := result.(replyThen); ok && err == nil {
 		then.after()
@@ -338,12 +420,12 @@ func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, e
 		rerr = conn.Reply(ctx, req.ID, result)
 	}
 	// A host that stopped reading was reported once, when it was noticed.
-	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) && !errors.Is(rerr, ErrWriteStuck) {
-		s.log.Error("write reply", "method", req.Method, "err", rerr)
+	if rerr != nil && !errors.Is(rerr, ErrWriteStuck) {
+		s.log.Error("reply lost: cannot write it", "method", req.Method, "id", req.ID.String(), "err", rerr)
 	}
 }
 
-func (s *Server) handleNotification(req *jsonrpc2.Request) {
+func (s *Server) handleNotification(req *jsonrpc2.Request, params []byte) {
 	switch req.Method {
 	case "$/cancelRequest":
 		var p struct {
@@ -351,8 +433,8 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 		}
 		var id jsonrpc2.ID
 		err := errors.New("no params")
-		if req.Params != nil {
-			if err = json.Unmarshal(*req.Params, &p); err == nil {
+		if params != nil {
+			if err = json.Unmarshal(params, &p); err == nil {
 				// The stream may have rewritten the id; DecodeID gives the
 				// key the request was registered under.
 				id, err = DecodeID(p.ID)

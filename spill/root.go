@@ -127,6 +127,9 @@ func openSession(session string, create bool) (*os.Root, error) {
 		dir.Close()
 		return nil, err
 	}
+	if create {
+		markOwner(root, name) // stale.go
+	}
 	return dir, nil
 }
 

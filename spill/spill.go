@@ -74,6 +74,7 @@ func Remove(session string) error {
 	if err := root.RemoveAll(sessionFolder(session)); err != nil {
 		return fmt.Errorf("remove spill folder: %w", err)
 	}
+	_ = root.Remove(sessionFolder(session) + ownerSuffix) // stale.go
 	return nil
 }
 
