@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 )
 
 type runOpts struct {
-	input, turnID string
-	strict        bool
+	input, turnID, evaluate string
+	strict                  bool
 }
 
 func newRunCmd(cio *cmdIO) *cobra.Command {
@@ -38,6 +39,7 @@ error: nothing runs and hookd exits 1.`,
 	ef.register(cmd.Flags())
 	cmd.Flags().StringVar(&ro.input, "input", "", "event input JSON: a `file`, or - for stdin (default: {})")
 	cmd.Flags().StringVar(&ro.turnID, "turn-id", "", "turn_id given to turn-scoped events")
+	cmd.Flags().StringVar(&ro.evaluate, "evaluate", "", `claude: the model's answer to every prompt and agent hook, as JSON: {"ok": false, "reason": "..."} (without it they fail: hookd run has no model)`)
 	cmd.Flags().BoolVar(&ro.strict, "strict", envStrict(), "fail when a hooks file has an error that loses hooks (default: $HOOKD_STRICT)")
 	return cmd
 }
@@ -64,6 +66,12 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 	input, err := readInput(ro.input, cio.stdin)
 	if err != nil {
 		return err
+	}
+	if ro.evaluate != "" {
+		if _, err := evaluate.ParseAnswer([]byte(ro.evaluate)); err != nil {
+			return usageError{fmt.Errorf("--evaluate: %v", err)}
+		}
+		opts.Evaluator = evaluate.Fixed(ro.evaluate)
 	}
 	e := hooks.New(opts)
 	defer e.Close()
