@@ -106,8 +106,8 @@ func httpKind(*hooks.Engine) hooks.HandlerKind {
 		if ev != "" {
 			stdin = vscodeInput(ev, stdin)
 		}
-		raw := httphook.Post(ctx, httphook.Request{URL: h.Handler.Command, Headers: headers, Allowed: allowed,
-			Body: stdin, Timeout: h.Handler.Limit()})
+		hd := httphook.Handler{URL: h.Handler.Command, Headers: headers, AllowedEnvVars: allowed}
+		raw := httphook.RunRaw(ctx, nil, hd, httphook.Policy{}, stdin, h.Handler.Limit())
 		if ev != "" {
 			raw.Stdout = liftAnswer(raw.Stdout)
 		}

@@ -83,7 +83,7 @@ func httpKind(*hooks.Engine) hooks.HandlerKind {
 			headers[k.Str] = v.String()
 			return true
 		})
-		return httphook.Post(ctx, httphook.Request{URL: h.Handler.Command, Headers: headers,
-			Allowed: jsonStrings(h.Env[envAllowed]), Body: stdin, Timeout: h.Handler.Limit()})
+		hd := httphook.Handler{URL: h.Handler.Command, Headers: headers, AllowedEnvVars: jsonStrings(h.Env[envAllowed])}
+		return httphook.RunRaw(ctx, nil, hd, httphook.Policy{}, stdin, h.Handler.Limit())
 	})
 }
