@@ -1,13 +1,18 @@
 package qwen
 
 import (
+	"bytes"
 	"context"
+	stdjson "encoding/json"
 	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/hooks/httphook"
 )
 
@@ -21,9 +26,14 @@ import (
 //     a command's stdout on exit 0, any other reply is a non-blocking error.
 //     Header values get $VAR and ${VAR} filled in from hookd's environment,
 //     only for names allowedEnvVars lists;
-//   - prompt: needs a model. Under hookd it would go to the host through
-//     model/evaluate; this build does not have that call, so a prompt hook
-//     fails, non-blocking, with a message that says so.
+//   - prompt: needs a model, so hookd asks whoever can answer (the host's
+//     model/evaluate, or hookd run --evaluate). $ARGUMENTS in the prompt
+//     becomes the input JSON (nothing is appended when it is absent); the
+//     answer is Qwen Code's {ok, reason?, additionalContext?}. ok:false
+//     blocks as {"continue": false, "decision": "block", "reason": ...}, as
+//     Qwen Code's prompt runner does; nobody to ask, a bad answer or a
+//     timeout is a non-blocking failure. The timeout is always seconds
+//     (default 30).
 
 const (
 	typeHTTP   = "http"
@@ -35,9 +45,6 @@ var handlerKinds = map[string]func(e *hooks.Engine) hooks.HandlerKind{
 	typeHTTP:          httpKind,
 	typePrompt:        promptKind,
 }
-
-// errPrompt is what a prompt hook reports.
-var errPrompt = errors.New("prompt hooks need the host's model (model/evaluate), which this hookd build does not provide; the hook did not run")
 
 func commandKind(e *hooks.Engine) hooks.HandlerKind {
 	return hooks.HandlerKindFunc(func(ctx context.Context, h *hooks.Hook, stdin []byte) hooks.RawResult {
@@ -70,10 +77,79 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 	})
 }
 
-func promptKind(*hooks.Engine) hooks.HandlerKind {
-	return hooks.HandlerKindFunc(func(_ context.Context, h *hooks.Hook, _ []byte) hooks.RawResult {
-		return hooks.RawResult{Err: errPrompt, Timeout: h.Handler.Limit()}
+func promptKind(e *hooks.Engine) hooks.HandlerKind {
+	return hooks.HandlerKindFunc(func(ctx context.Context, h *hooks.Hook, stdin []byte) hooks.RawResult {
+		timeout := h.Handler.Limit()
+		start := time.Now()
+		raw := hooks.RawResult{Timeout: timeout}
+		ev := e.Evaluator()
+		if ev == nil {
+			raw.Err = evaluate.ErrNoEvaluator
+			return raw
+		}
+		var compact bytes.Buffer
+		if err := stdjson.Compact(&compact, stdin); err != nil {
+			raw.Err = fmt.Errorf("prompt hook: input is not JSON: %w", err)
+			return raw
+		}
+		prompt := strings.ReplaceAll(h.Handler.Command, "$ARGUMENTS", compact.String())
+		var model *string
+		if m, ok := h.Env[envModel]; ok {
+			model = &m
+		}
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		answer, err := ev.Evaluate(rctx, evaluate.Request{RunID: hooks.RunIDOf(ctx), Hook: h.Key, Kind: evaluate.KindPrompt,
+			Prompt: prompt, Model: model, Input: stdin, TimeoutMs: timeout.Milliseconds()})
+		raw.Duration = time.Since(start)
+		switch {
+		case ctx.Err() != nil:
+			raw.Cancelled = true
+			return raw
+		case errors.Is(rctx.Err(), context.DeadlineExceeded):
+			raw.TimedOut = true
+			return raw
+		case err != nil:
+			raw.Err = fmt.Errorf("prompt hook: %w", err)
+			return raw
+		}
+		out, err := promptOutput(answer)
+		if err != nil {
+			raw.Err = err
+			return raw
+		}
+		zero := 0
+		raw.ExitCode, raw.Stdout = &zero, out
+		return raw
 	})
+}
+
+// promptOutput turns the model's {ok, reason?, additionalContext?} into the
+// output Qwen Code's prompt runner makes of it.
+func promptOutput(answer []byte) (string, error) {
+	a := gjson.ParseBytes(answer)
+	ok := a.Get("ok")
+	if !a.IsObject() || (ok.Type != gjson.True && ok.Type != gjson.False) {
+		return "", errors.New(`prompt hook: the answer is not a JSON object with a boolean "ok"`)
+	}
+	out := map[string]any{}
+	if c := a.Get("additionalContext"); c.Type == gjson.String {
+		out["hookSpecificOutput"] = map[string]any{"additionalContext": c.Str}
+	}
+	reason := a.Get("reason").Str
+	if ok.Bool() {
+		out["continue"], out["decision"] = true, "allow"
+		if reason != "" {
+			out["reason"] = reason
+		}
+	} else {
+		if reason == "" {
+			reason = "Blocked by prompt hook"
+		}
+		out["continue"], out["stopReason"], out["decision"], out["reason"] = false, reason, "block", reason
+	}
+	b, err := stdjson.Marshal(out)
+	return string(b), err
 }
 
 func httpKind(*hooks.Engine) hooks.HandlerKind {

@@ -257,7 +257,8 @@ const (
 )
 
 // readHandler reads what Qwen Code's handlers have besides the walker's
-// command fields: the timeout unit (seconds; 1000 or more is milliseconds;
+// command fields: the timeout unit (seconds; on a command 1000 or more is
+// milliseconds;
 // the default is 60 for command, 600 for http, 30 for prompt), env, shell,
 // name, and the http (url, headers, allowedEnvVars) and prompt (prompt,
 // model) fields.
@@ -296,7 +297,10 @@ func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string,
 		}
 	}
 	if t := raw.Get("timeout"); t.Type == gjson.Number && t.Int() > 0 {
-		if n := int(t.Int()); n >= 1000 {
+		// Only a command's timeout of 1000 or more is read as milliseconds
+		// (Qwen Code's "legacy-milliseconds"); http and prompt timeouts are
+		// seconds.
+		if n := int(t.Int()); n >= 1000 && hd.Type == hooks.TypeCommand {
 			hd.SetTimeoutMs(n)
 		} else {
 			hd.Timeout, hd.TimeoutMs = n, 0

@@ -114,7 +114,7 @@ func TestHTTPHandler_TimeoutFailsOpen(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	e := engine(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`","timeout":1000}]}]}}`)
+	e := engine(t, `{"hooks":{"PreToolUse":[{"hooks":[{"type":"http","url":"`+srv.URL+`","timeout":1}]}]}}`)
 	res, err := e.Run(context.Background(), "PreToolUse", []byte(`{"tool_name":"edit","tool_input":{}}`), "")
 	if err != nil {
 		t.Fatal(err)
