@@ -3,8 +3,9 @@
 // workspace) and from extensions (qwen.go), its 22 events in Claude Code's
 // shape (events.go), a matcher that tries the Qwen tool name and its aliases
 // (Claude Code's names among them) before an unanchored regex (matcher.go),
-// command, http and prompt handlers with timeouts in seconds unless 1000 or
-// more (handler.go), and its reading of output: exit 2 reads only stderr,
+// command, http and prompt handlers (prompt through the host's
+// model/evaluate) with timeouts in seconds, a command's 1000 or more being
+// milliseconds (handler.go), and its reading of output: exit 2 reads only stderr,
 // JSON is honoured on any code, text that starts with "{" but does not parse
 // is ignored (output.go). It follows reference/other-hosts.md section 3 and
 // docs/profile-qwen.md.
