@@ -7,12 +7,12 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks/proc"
@@ -67,7 +67,9 @@ type Engine struct {
 
 	mu       sync.RWMutex
 	hooks    []*Hook
+	byEvent  map[string][]*Hook // hooks by event, in order (engine_plan.go)
 	warnings []Warning
+	runIDs   runIDs
 
 	finished atomic.Int64 // completion counter for "last completed" rules
 	state    State        // the profile's per-session memory (AfterCombine)
@@ -108,6 +110,7 @@ func New(opts Options) *Engine {
 		env = opts.Profile.EnvFilter(env)
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
+	e.runIDs.init()
 	e.async.init()
 	return e
 }
@@ -236,52 +239,26 @@ func (e *Engine) skipReason(h *Hook) string {
 // returns ctx's error when ctx ends before the handlers finish (their processes
 // are killed).
 func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID string) (*Result, error) {
-	ev := e.profile.Event(event)
-	if ev == nil {
-		return nil, &ParamError{Field: "event", Msg: fmt.Sprintf("%v %q (known: %s)", ErrUnknownEvent, event, strings.Join(e.profile.EventNames(), ", "))}
+	p, err := e.plan(event, input, turnID)
+	if err != nil {
+		return nil, err
 	}
-	if len(input) == 0 {
-		input = []byte("{}")
-	}
-	if in := gjson.ParseBytes(input); !in.IsObject() {
-		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
-	}
-	var gate string
-	if ev.Precondition != nil {
-		why, err := ev.Precondition(input)
-		if err != nil {
-			return nil, &ParamError{Field: "input", Msg: err.Error()}
-		}
-		gate = why
-	}
-	stdin := e.buildInput(ev, input, turnID)
-	targets, _ := ev.MatchTargets(e.profile, input)
+	return e.runPlan(ctx, p)
+}
 
-	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
-	hooks, _ := e.snapshot()
-	var run []*Hook
-	for _, h := range hooks {
-		if h.Event != ev.Name || !e.selects(ev, h, targets, input) {
-			continue
+// runPlan runs the handlers p selected and combines their results.
+func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
+	if len(p.run) == 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		if gate != "" {
-			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: gate})
-			continue
-		}
-		if why := e.skipReason(h); why != "" {
-			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: why})
-			continue
-		}
-		run = append(run, h)
+		return e.finishIdle(p), nil
 	}
-	if e.profile.Dedupe != nil {
-		kept := e.profile.Dedupe(run)
-		res.Skipped = append(res.Skipped, dropped(run, kept)...)
-		run = kept
-	}
+	ev, run, res := p.ev, p.run, p.res
+	stdin := e.buildInput(ev, p.input, p.turnID)
 	// Only when a handler will read it: preparing may write files (Soong's
 	// artifact_ref).
-	if e.profile.PrepareInput != nil && len(run) > 0 {
+	if e.profile.PrepareInput != nil {
 		stdin = e.profile.PrepareInput(ev, stdin, e.opts.Session)
 	}
 	// A Budget bounds the event's handlers together; the request's own ctx
@@ -497,66 +474,71 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 	s := e.opts.Session
 	buf := make([]byte, 0, len(input)+256)
 	buf = append(buf, '{')
-	seen := make(map[string]bool, len(ev.InputFields))
-	add := func(k string, raw []byte) {
+	// Strings are appended with gjson's encoder, which escapes as
+	// encoding/json does; no per-field Marshal, no map of seen names.
+	add := func(k, raw string) {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
-		kb, _ := json.Marshal(k)
-		buf = append(buf, kb...)
+		buf = gjson.AppendJSONString(buf, k)
 		buf = append(buf, ':')
 		buf = append(buf, raw...)
 	}
-	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
+	addStr := func(k, v string) {
+		add(k, "")
+		buf = gjson.AppendJSONString(buf, v)
+	}
 	for _, f := range ev.InputFields {
-		seen[f] = true
 		if f == "hook_event_name" {
-			add(f, str(ev.Name))
+			addStr(f, ev.Name)
 			continue
 		}
 		if v := in.Get(gjson.Escape(f)); v.Exists() {
 			if f == "tool_name" && v.Type == gjson.String && e.profile.CanonicalTool != nil {
-				add(f, str(e.profile.CanonicalTool(v.Str)))
+				addStr(f, e.profile.CanonicalTool(v.Str))
 				continue
 			}
-			add(f, []byte(v.Raw))
+			add(f, v.Raw)
 			continue
 		}
 		switch f {
 		case "session_id":
-			add(f, str(s.ID))
+			addStr(f, s.ID)
 		case "cwd":
-			add(f, str(s.Cwd))
+			addStr(f, s.Cwd)
 		case "transcript_path":
 			if s.TranscriptPath == "" {
-				add(f, []byte("null"))
+				add(f, "null")
 			} else {
-				add(f, str(s.TranscriptPath))
+				addStr(f, s.TranscriptPath)
 			}
 		case "model":
 			if s.Model != "" {
-				add(f, str(s.Model))
+				addStr(f, s.Model)
 			}
 		case "permission_mode":
 			pm := s.PermissionMode
 			if pm == "" {
 				pm = "default"
 			}
-			add(f, str(pm))
+			addStr(f, pm)
 		case "turn_id":
 			if turnID != "" {
-				add(f, str(turnID))
+				addStr(f, turnID)
 			}
 		case "last_assistant_message":
-			add(f, []byte("null"))
+			add(f, "null")
 		case "stop_hook_active":
-			add(f, []byte("false"))
+			add(f, "false")
 		}
 	}
+	// The other input fields follow as given; the first of duplicate names
+	// wins. Inputs have a handful of fields, so a scan beats a map.
+	var extra []string
 	in.ForEach(func(k, v gjson.Result) bool {
-		if !seen[k.Str] {
-			seen[k.Str] = true
-			add(k.Str, []byte(v.Raw))
+		if !slices.Contains(ev.InputFields, k.Str) && !slices.Contains(extra, k.Str) {
+			extra = append(extra, k.Str)
+			add(k.Str, v.Raw)
 		}
 		return true
 	})

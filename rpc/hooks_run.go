@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	methods["hooks/run"] = method{handle: hooksRun}
+	methods["hooks/run"] = method{handle: hooksRun, quick: hooksRunQuick}
 }
 
 type hooksRunParams struct {
@@ -45,4 +45,32 @@ func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
 		return replyThen{v: res, after: func() { s.endSession(e) }}, nil
 	}
 	return res, err
+}
+
+// hooksRunQuick answers a hooks/run for which no handler will run (the
+// common case: most tool calls match no hook) on the reader goroutine. It
+// leaves SessionEnd, whose reply is followed by the session's cleanup, to
+// hooksRun.
+func hooksRunQuick(s *Server, params []byte) (any, bool, error) {
+	var p hooksRunParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, true, err
+	}
+	e := s.Engine()
+	if p.Event == nil || *p.Event == "" || e.EndsSession(*p.Event) {
+		return nil, false, nil
+	}
+	input := []byte(p.Input)
+	if len(input) == 0 || string(input) == "null" {
+		input = nil
+	}
+	res, ok, err := e.QuickRun(*p.Event, input, p.TurnID)
+	if !ok {
+		return nil, false, nil
+	}
+	var pe *hooks.ParamError
+	if errors.As(err, &pe) {
+		return nil, true, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)
+	}
+	return res, true, err
 }

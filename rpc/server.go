@@ -52,6 +52,10 @@ type method struct {
 	// inline methods change server state: they run on the reader goroutine, in
 	// wire order. The others run concurrently.
 	inline bool
+	// quick, when set, may answer a concurrent method on the reader
+	// goroutine when it can do so without blocking (hooks/run with no
+	// handler to run): no goroutine, no cancel entry. ok false: run handle.
+	quick func(s *Server, params []byte) (result any, ok bool, err error)
 }
 
 // methods is the dispatch table. Each method lives in its own file.
@@ -188,6 +192,13 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if m.inline {
 		s.call(s.base, conn, req, m, params)
 		return
+	}
+	if m.quick != nil && s.base.Err() == nil {
+		if result, ok, err := m.quick(s, params); ok {
+			s.reply(conn, req, result, err)
+			s.inflight.Done()
+			return
+		}
 	}
 	rctx, cancel := context.WithCancel(s.base)
 	s.mu.Lock()
