@@ -118,24 +118,18 @@ func (l *loader) scan(dir string) {
 			continue
 		}
 		// Not a plugin: a marketplace folder of the install cache.
+		// Whether each of its folders is a plugin or holds versions of one
+		// is decided by the concurrent read (candidate.versions).
 		marketplace := filepath.Base(c)
 		plugins, _ := l.subdirs(c, false)
 		for _, p := range plugins {
-			if isPlugin(p) {
-				l.scanned(p, marketplace, filepath.Base(p))
-				continue
-			}
-			if v := l.newestVersion(p); v != "" {
-				l.scanned(v, marketplace, filepath.Base(p))
-			}
+			l.queue = append(l.queue, queued{job: &candidate{c: Config{Root: p, Marketplace: marketplace},
+				fallback: filepath.Base(p), scanned: true, versions: true}})
 		}
 	}
 }
 
 func (l *loader) scanned(root, marketplace, name string) {
-	if l.disabledRoots[realPath(root)] {
-		return
-	}
 	l.add(Config{Root: root, Marketplace: marketplace}, name, true)
 }
 

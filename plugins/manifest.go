@@ -176,7 +176,7 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 	for _, raw := range e.paths {
 		rel, err := checkPath(raw)
 		if err == nil {
-			err = escapes(p.Root, rel)
+			_, err = escapes(p.Root, l.realRoot, rel)
 		}
 		if err != nil {
 			l.warn(p.Manifest, "ignoring hooks path %q in %s: %v", raw, p.Manifest, err)
@@ -220,20 +220,26 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 // a missing default file is the normal case and says nothing.
 func (l *loader) addFile(p *Plugin, rel string, isDefault bool) bool {
 	full := filepath.Join(p.Root, filepath.FromSlash(rel))
+	real := ""
 	if isDefault {
 		if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
 			return false
 		}
-		if err := escapes(p.Root, rel); err != nil {
+		resolved, err := escapes(p.Root, l.realRoot, rel)
+		if err != nil {
 			l.warn(full, "ignoring hooks file %s of plugin %s: %v", full, p.ID(), err)
 			return true
 		}
+		real = resolved
 	}
 	// Read the resolved file: it is the one that was checked.
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		l.warn(full, "failed to read plugin hooks config %s: %v", full, pathErr(err))
-		return true
+	if real == "" {
+		resolved, err := filepath.EvalSymlinks(full)
+		if err != nil {
+			l.warn(full, "failed to read plugin hooks config %s: %v", full, pathErr(err))
+			return true
+		}
+		real = resolved
 	}
 	data, err := readFile(real)
 	if err != nil {
@@ -303,20 +309,24 @@ func checkPath(raw string) (string, error) {
 }
 
 // escapes reports, as an error, whether root/rel leads outside root once
-// symlinks are resolved. A path that does not exist does not escape; reading
-// it fails later with its own message.
-func escapes(root, rel string) error {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return nil
+// symlinks are resolved, and returns root/rel resolved ("" when it cannot
+// be). realRoot is root already resolved, or "" to resolve it here. A path
+// that does not exist does not escape; reading it fails later with its own
+// message.
+func escapes(root, realRoot, rel string) (string, error) {
+	if realRoot == "" {
+		var err error
+		if realRoot, err = filepath.EvalSymlinks(root); err != nil {
+			return "", nil
+		}
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
-		return nil
+		return "", nil
 	}
 	r, err := filepath.Rel(realRoot, real)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
-		return fmt.Errorf("it resolves to %s, outside the plugin root %s (through a symlink)", real, realRoot)
+		return "", fmt.Errorf("it resolves to %s, outside the plugin root %s (through a symlink)", real, realRoot)
 	}
-	return nil
+	return real, nil
 }

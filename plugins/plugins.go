@@ -135,6 +135,10 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 			}
 		}
 	}
+	// The walk only lists candidates (and its own warnings) in order; their
+	// manifests and hooks files are read concurrently, then merged in that
+	// order (load.go).
+	l.walking = true
 	for _, c := range opts.Plugins {
 		if c.Enabled != nil && !*c.Enabled {
 			continue
@@ -144,6 +148,9 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 	for _, dir := range opts.Dirs {
 		l.scan(absClean(dir))
 	}
+	l.walking = false
+	l.readAll()
+	l.merge()
 	return l.plugins, l.warns
 }
 
@@ -155,31 +162,28 @@ type loader struct {
 	seen          map[string]string
 	disabledRoots map[string]bool
 	disabledIDs   map[string]bool
+	// walking: warnings and candidates are queued in walk order (load.go).
+	walking bool
+	queue   []queued
+	// realRoot is the resolved root of the plugin whose hooks a reader's
+	// loader reads ("" elsewhere).
+	realRoot string
 }
 
 func (l *loader) warn(source, format string, args ...any) {
-	l.warns = append(l.warns, Warning{Source: source, Message: fmt.Sprintf(format, args...)})
+	w := Warning{Source: source, Message: fmt.Sprintf(format, args...)}
+	if l.walking {
+		l.queue = append(l.queue, queued{warn: &w})
+		return
+	}
+	l.warns = append(l.warns, w)
 }
 
-// add loads the plugin at c.Root unless its id was loaded already. A scanned
-// plugin is also skipped when an explicit entry disabled its id. Hooks are
-// read only once the plugin is known to load, so a skipped plugin gives no
-// warnings about its hooks.
+// add queues the plugin at c.Root. It loads unless its id was loaded
+// already; a scanned plugin is also skipped when an explicit entry disabled
+// its id. Hooks read for a plugin that is skipped give no warnings.
 func (l *loader) add(c Config, fallbackName string, scanned bool) {
-	p, m, ok := l.identify(c, fallbackName)
-	if !ok || (scanned && l.disabledIDs[p.ID()]) {
-		return
-	}
-	real := realPath(p.Root)
-	if first, dup := l.seen[p.ID()]; dup {
-		if first != real {
-			l.warn(p.Root, "skipping plugin %s in %s: a plugin with that id was already loaded from %s", p.ID(), p.Root, first)
-		}
-		return
-	}
-	l.seen[p.ID()] = real
-	l.loadHooks(p, m)
-	l.plugins = append(l.plugins, p)
+	l.queue = append(l.queue, queued{job: &candidate{c: c, fallback: fallbackName, scanned: scanned}})
 }
 
 func marketplaceOr(m string) string {
