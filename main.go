@@ -387,6 +387,7 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&so.home, "home", "", "default user folder when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
+	fs.BoolVar(&so.loginEnv, "login-env-cache", false, "resolve the login shell's environment once per session and run login-shell hooks as $SHELL -c with it, unless initialize says otherwise")
 	fs.StringVar(&so.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.Usage = func() {
@@ -399,7 +400,7 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
 	maxMessage                                int64
-	bypassTrust                               bool
+	bypassTrust, loginEnv                     bool
 }
 
 func cmdServe(args []string, stderr io.Writer) (int, error) {
@@ -447,6 +448,7 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 		Profile:         so.profile,
 		Home:            so.home,
 		BypassTrust:     so.bypassTrust,
+		LoginEnvCache:   so.loginEnv,
 		Version:         version,
 		Logger:          logger,
 	})

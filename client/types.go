@@ -77,6 +77,10 @@ type ConfigParams struct {
 	// nil leaves hookd serve's --bypass-trust default.
 	BypassTrust *bool           `json:"bypassTrust,omitempty"`
 	Features    map[string]bool `json:"features,omitempty"`
+	// LoginEnvCache resolves a login shell's environment once per session
+	// and runs login-shell hooks as $SHELL -c with it; nil leaves hookd
+	// serve's --login-env-cache default (docs/performance.md).
+	LoginEnvCache *bool `json:"loginEnvCache,omitempty"`
 }
 
 // ProjectParams name the project; its hooks load only when Trusted.

@@ -55,6 +55,10 @@ type Options struct {
 	// environment that hooks get, replacing the profile's EnvFilter
 	// (initialize config.envAllowlist, --env-allow).
 	EnvAllowlist []string
+	// LoginEnvCache runs a login-shell profile's hooks as $SHELL -c with the
+	// environment its login shell exports, resolved once per load
+	// (loginenv.go).
+	LoginEnvCache bool
 }
 
 // Engine discovers hooks and runs them for events. It is safe for concurrent
@@ -77,6 +81,8 @@ type Engine struct {
 	// Async handlers belong to the engine, not to the request that started
 	// them (async.go).
 	async asyncRunner
+
+	loginEnv loginEnv // the login-environment cache (loginenv.go)
 }
 
 // ErrUnknownEvent is returned by Run for an event the profile does not know.
@@ -118,6 +124,7 @@ func New(opts Options) *Engine {
 // Close kills background handlers and waits for them to end.
 func (e *Engine) Close() {
 	e.async.end()
+	e.endLoginEnv()
 }
 
 // Profile returns the engine's profile.
@@ -403,7 +410,8 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 		script = h.Handler.CommandWindows
 	}
 	script = e.pluginScript(h, script)
-	env := e.hookEnv(h)
+	shell, base := e.hookShell(ctx)
+	env := e.hookEnv(base, h)
 	dir := e.opts.Session.Cwd
 	if e.profile.ProjectCwd {
 		dir = e.projectDir()
@@ -413,7 +421,7 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
-		Shell:     e.profile.Shell,
+		Shell:     shell,
 		Script:    script,
 		Dir:       dir,
 		Env:       env,

@@ -83,9 +83,9 @@ func (e *Engine) pluginScript(h *Hook, script string) string {
 // hookEnv is the environment of h's process: hookd's snapshot, the hook's own
 // variables (a plugin's), and CLAUDE_PROJECT_DIR, which Claude Code gives every
 // hook and which plugins written for it read.
-func (e *Engine) hookEnv(h *Hook) []string {
-	env := make([]string, 0, len(e.env)+len(h.Env)+1)
-	env = append(env, e.env...)
+func (e *Engine) hookEnv(base []string, h *Hook) []string {
+	env := make([]string, 0, len(base)+len(h.Env)+1)
+	env = append(env, base...)
 	env = append(env, envList(h.Env)...)
 	return append(env, "CLAUDE_PROJECT_DIR="+e.projectDir())
 }

@@ -299,6 +299,7 @@ func (e *Engine) LoadChecked() (Summary, error) {
 	for k, v := range r.Settings {
 		e.state.SetString(k, v)
 	}
+	e.resolveLoginEnv()
 	return e.summary(r.Hooks, r.Warnings), nil
 }
 

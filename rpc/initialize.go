@@ -44,9 +44,12 @@ type initializeParams struct {
 		} `json:"project"`
 		Hooks       json.RawMessage `json:"hooks"`
 		BypassTrust *bool           `json:"bypassTrust"`
-		Plugins     []pluginParam   `json:"plugins"`
-		PluginDirs  []string        `json:"pluginDirs"`
-		Managed     struct {
+		// LoginEnvCache: resolve a login shell's environment once and run
+		// hooks as $SHELL -c with it (hooks/loginenv.go).
+		LoginEnvCache *bool         `json:"loginEnvCache"`
+		Plugins       []pluginParam `json:"plugins"`
+		PluginDirs    []string      `json:"pluginDirs"`
+		Managed       struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
 		// ConfigProfile and ToolLocations are read by profiles that use
@@ -166,6 +169,10 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if p.Config.BypassTrust != nil {
 		bypass = *p.Config.BypassTrust
 	}
+	loginEnv := defaults.LoginEnvCache
+	if p.Config.LoginEnvCache != nil {
+		loginEnv = *p.Config.LoginEnvCache
+	}
 	var sessionHooks []byte
 	if h := p.Config.Hooks; len(h) > 0 && string(h) != "null" {
 		if h[0] != '{' {
@@ -205,6 +212,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		// Where tools run, for the profile's coverage labels.
 		ToolLocations: p.Config.ToolLocations,
 		EnvAllowlist:  p.Config.EnvAllowlist,
+		LoginEnvCache: loginEnv,
 	}, nil
 }
 

@@ -43,6 +43,9 @@ type Options struct {
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context
+	// LoginEnvCache is the default of initialize's config.loginEnvCache
+	// (hookd serve --login-env-cache).
+	LoginEnvCache bool
 }
 
 // A method is one entry of the dispatch table.
