@@ -19,9 +19,10 @@ import (
 
 func benchScript(b *testing.B, dir string, argv ...string) {
 	b.Helper()
+	benchHome(b, "")
 	cmd := exec.Command(argv[0], append(argv[1:], strconv.Itoa(b.N))...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOOKD_BIN="+hookdPath(b), "SHELL=/bin/sh")
+	cmd.Env = append(os.Environ(), "HOOKD_BIN="+benchBin(b))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -60,6 +61,14 @@ func BenchmarkNodeHost_HooksRun(b *testing.B) { benchNode(b, "hookd") }
 
 // BenchmarkNodeHost_ChildProcess: the same command spawned with child_process.
 func BenchmarkNodeHost_ChildProcess(b *testing.B) { benchNode(b, "spawn") }
+
+// BenchmarkNodeHost_ChildProcessNonLogin: $SHELL -c true spawned with
+// child_process, as the real Codex CLI spawns a hook; the baseline of
+// BenchmarkHooksRun_TrivialCommandLoginEnvCache.
+func BenchmarkNodeHost_ChildProcessNonLogin(b *testing.B) {
+	b.Setenv("HOOKD_BENCH_SHELL_FLAG", "-c")
+	benchNode(b, "spawn")
+}
 
 // BenchmarkPythonHost_HooksRun: hooks/run from the standard-library host.
 func BenchmarkPythonHost_HooksRun(b *testing.B) { benchPython(b, "hookd") }

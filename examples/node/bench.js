@@ -3,7 +3,8 @@
 // child_process. Run by BenchmarkNodeHost_* (go test -bench); prints the mean
 // nanoseconds per operation after a warm-up.
 //
-//   node bench.js hookd|spawn N      (HOOKD_BIN names hookd)
+//   node bench.js hookd|spawn N      (HOOKD_BIN names hookd; spawn runs
+//   /bin/sh $HOOKD_BENCH_SHELL_FLAG true, -lc by default)
 'use strict';
 
 const fs = require('node:fs');
@@ -17,7 +18,7 @@ const input = JSON.stringify({ session_id: 's', turn_id: 't', transcript_path: n
 
 function spawnOnce() {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-lc', 'true'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', [process.env.HOOKD_BENCH_SHELL_FLAG || '-lc', 'true'], { stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.resume();
     child.stderr.resume();
     child.once('error', reject);
