@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -81,6 +82,7 @@ func benchRuns(b *testing.B, c *client.Client, event string) {
 	if _, err := c.Run(ctx, event, map[string]any{}); err != nil {
 		b.Fatal(err)
 	}
+	cpu0 := procCPU(c.Pid())
 	for b.Loop() {
 		res, err := c.Run(ctx, event, map[string]any{})
 		if err != nil {
@@ -90,6 +92,40 @@ func benchRuns(b *testing.B, c *client.Client, event string) {
 			b.Fatalf("hook %s: %s", st, res)
 		}
 	}
+	reportHookdCPU(b, c.Pid(), cpu0)
+}
+
+// reportHookdCPU reports the CPU time hookd itself used per operation since
+// cpu0 (its own utime and stime: the hooks it waited for are not in them).
+func reportHookdCPU(b *testing.B, pid int, cpu0 time.Duration) {
+	if cpu0 < 0 {
+		return
+	}
+	if cpu := procCPU(pid); cpu >= 0 {
+		b.ReportMetric(float64((cpu-cpu0).Microseconds())/float64(b.N), "hookd-cpu-us/op")
+	}
+}
+
+// procCPU is a process's own user and system CPU time (Linux; -1 elsewhere).
+func procCPU(pid int) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	// Fields after the command name, which is in parentheses and may hold
+	// spaces: state is field 3, utime 14 and stime 15.
+	i := bytes.LastIndexByte(stat, ')')
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return -1
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	// Clock ticks are 1/100 s on Linux (sysconf(_SC_CLK_TCK), fixed by the ABI).
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 // BenchmarkHooksRun_TrivialCommandLoginEnvCache: codex with the login

@@ -27,11 +27,13 @@ func BenchmarkHooksRun_TrivialCommand(b *testing.B) {
 	if _, err := c.Run(ctx, "Stop", map[string]any{}); err != nil {
 		b.Fatal(err)
 	}
+	cpu0 := procCPU(c.Pid())
 	for b.Loop() {
 		if _, err := c.Run(ctx, "Stop", map[string]any{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportHookdCPU(b, c.Pid(), cpu0)
 }
 
 // BenchmarkExecCommand_TrivialCommand is the baseline: what a host pays to

@@ -300,6 +300,11 @@ func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
 			}
 			continue
 		}
+		if len(run) == 1 {
+			// Nothing to run alongside: no goroutine to hand it to.
+			outs[i] = e.runOne(hctx, res.RunID, ev, h, stdin)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -1,7 +1,9 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
+	"os/exec"
 	"testing"
 
 	"github.com/hookd/hookd/hooks/proc"
@@ -30,5 +32,21 @@ func BenchmarkProcRun_TrivialCommand(b *testing.B) {
 	stdin := []byte(`{"session_id":"s","hook_event_name":"Stop"}`)
 	for b.Loop() {
 		proc.Run(context.Background(), proc.Command{Script: "true", Stdin: stdin})
+	}
+}
+
+// BenchmarkExec_TrivialCommand is the floor: os/exec of the same shell and
+// script with the same stdin, nothing else.
+func BenchmarkExec_TrivialCommand(b *testing.B) {
+	b.Setenv("SHELL", "/bin/sh")
+	stdin := []byte(`{"session_id":"s","hook_event_name":"Stop"}`)
+	for b.Loop() {
+		cmd := exec.Command("/bin/sh", "-lc", "true")
+		cmd.Stdin = bytes.NewReader(stdin)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

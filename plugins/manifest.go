@@ -320,7 +320,7 @@ func escapes(root, realRoot, rel string) (string, error) {
 			return "", nil
 		}
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	real, err := resolveUnder(realRoot, rel)
 	if err != nil {
 		return "", nil
 	}
@@ -329,4 +329,23 @@ func escapes(root, realRoot, rel string) (string, error) {
 		return "", fmt.Errorf("it resolves to %s, outside the plugin root %s (through a symlink)", real, realRoot)
 	}
 	return real, nil
+}
+
+// resolveUnder resolves rel (clean, forward slashes, no "..") below realRoot,
+// a root already resolved. Walking only rel's own components costs one
+// lstat each; at the first symlink it hands the whole path to
+// filepath.EvalSymlinks, which resolves links however they point.
+func resolveUnder(realRoot, rel string) (string, error) {
+	p := realRoot
+	for _, part := range strings.Split(rel, "/") {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return filepath.EvalSymlinks(filepath.Join(realRoot, filepath.FromSlash(rel)))
+		}
+	}
+	return p, nil
 }

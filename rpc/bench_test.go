@@ -220,3 +220,28 @@ type benchEcho struct{}
 func (benchEcho) Handle(ctx context.Context, c *jsonrpc2.Conn, r *jsonrpc2.Request) {
 	_ = c.Reply(ctx, r.ID, r.Params)
 }
+
+// BenchmarkServe_TrivialCommand is one hooks/run at a time that runs one
+// command hook (true): with -cpuprofile, what hookd itself spends around
+// the process it spawns.
+func BenchmarkServe_TrivialCommand(b *testing.B) {
+	home := b.TempDir()
+	doc := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
+	if err := os.WriteFile(home+"/hooks.json", []byte(doc), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("TMPDIR", b.TempDir())
+	b.Setenv("SHELL", "/bin/sh")
+	p := newBenchPipes(b, func(r io.Reader, w io.WriteCloser) {
+		Serve(r, w, nil, Options{Version: "bench"})
+	})
+	init := fmt.Sprintf(`{"session":{"id":"s1","cwd":%q},"config":{"home":%q,"bypassTrust":true}}`, b.TempDir(), home)
+	p.call(b, 0, "initialize", init)
+	cpu0 := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		if reply := p.call(b, i+1, "hooks/run", `{"event":"Stop","input":{}}`); !bytes.Contains(reply, []byte(`"status":"succeeded"`)) {
+			b.Fatalf("reply %s", reply)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
