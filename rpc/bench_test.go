@@ -245,3 +245,38 @@ func BenchmarkServe_TrivialCommand(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkServe_Initialize200Plugins is initialize of a fresh session with
+// 200 plugins installed (two hooks each, none trusted), in process, for
+// -cpuprofile: the part of BenchmarkStartup_Initialize200Plugins that is
+// hookd's own work rather than the process start.
+func BenchmarkServe_Initialize200Plugins(b *testing.B) {
+	dir := b.TempDir()
+	doc := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${PLUGIN_ROOT}/check.sh"}]}], "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
+	for i := range 200 {
+		root := fmt.Sprintf("%s/market/plugin%03d/1.0.0", dir, i)
+		for _, f := range [][2]string{
+			{"/.codex-plugin/plugin.json", fmt.Sprintf(`{"name": "plugin%03d", "version": "1.0.0"}`, i)},
+			{"/hooks/hooks.json", doc},
+		} {
+			if err := os.MkdirAll(root+f[0][:strings.LastIndex(f[0], "/")], 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(root+f[0], []byte(f[1]), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Setenv("TMPDIR", b.TempDir())
+	home, cwd := b.TempDir(), b.TempDir()
+	init := fmt.Sprintf(`{"session":{"id":"s1","cwd":%q},"config":{"home":%q,"pluginDirs":[%q]}}`, cwd, home, dir)
+	for b.Loop() {
+		p := newBenchPipes(b, func(r io.Reader, w io.WriteCloser) {
+			Serve(r, w, nil, Options{Version: "bench"})
+		})
+		if reply := p.call(b, 0, "initialize", init); !bytes.Contains(reply, []byte(`"installed":400`)) {
+			b.Fatalf("initialize: %s", reply)
+		}
+		p.in.Close()
+	}
+}
