@@ -82,6 +82,8 @@ type Engine struct {
 	// them (async.go).
 	async asyncRunner
 
+	kinds map[string]HandlerKind // by Handler.Type (handler.go)
+
 	loginEnv loginEnv // the login-environment cache (loginenv.go)
 }
 
@@ -99,7 +101,7 @@ func (e *ParamError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Ms
 // New builds an engine. Call Load to discover hooks.
 func New(opts Options) *Engine {
 	if opts.Profile == nil {
-		opts.Profile = Codex
+		opts.Profile = defaultProfile()
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -118,6 +120,7 @@ func New(opts Options) *Engine {
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
 	e.runIDs.init()
 	e.async.init()
+	e.kinds = e.handlerKinds()
 	return e
 }
 
@@ -401,15 +404,18 @@ func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Ho
 	return o
 }
 
-// execute runs the handler's process (or, for mcp_tool, asks the host).
+// execute runs the handler by its kind (handler.go).
 func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
+	if k, ok := e.kinds[h.Handler.Type]; ok {
+		return k.Run(ctx, h, stdin)
+	}
 	timeout := time.Duration(h.Handler.Timeout) * time.Second
-	if h.Handler.Type == TypeMCPTool {
-		return e.callTool(ctx, h, stdin)
-	}
-	if h.Handler.Type != TypeCommand {
-		return RawResult{Err: fmt.Errorf("%s handlers are not supported by this build", h.Handler.Type), Timeout: timeout}
-	}
+	return RawResult{Err: fmt.Errorf("%s handlers are not supported by this build", h.Handler.Type), Timeout: timeout}
+}
+
+// runCommand is the command kind: the handler's process, run by package proc.
+func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResult {
+	timeout := time.Duration(h.Handler.Timeout) * time.Second
 	script := h.Handler.Command
 	if runtime.GOOS == "windows" && h.Handler.CommandWindows != "" {
 		script = h.Handler.CommandWindows

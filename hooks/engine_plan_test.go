@@ -81,7 +81,7 @@ func TestInput_SessionStringsEscapedAsMarshalDoes(t *testing.T) {
 	e := newTestEngine(t, `{}`, false)
 	odd := "a\"b\\c\n\t\x01<&>\u2028é"
 	e.opts.Session.Cwd, e.opts.Session.Model = odd, odd
-	got := e.buildInput(Codex.Event("Stop"), []byte(`{"x\u0041":1}`), odd)
+	got := e.buildInput(codexProfile().Event("Stop"), []byte(`{"x\u0041":1}`), odd)
 	q, _ := json.Marshal(odd)
 	for _, field := range []string{`"cwd":`, `"model":`, `"turn_id":`} {
 		if !bytes.Contains(got, append([]byte(field), q...)) {

@@ -28,7 +28,7 @@ func BenchmarkLoad_200Plugins(b *testing.B) {
 			}
 		}
 	}
-	e := New(Options{Profile: Codex, Session: Session{ID: "s", Cwd: b.TempDir()},
+	e := New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: b.TempDir()},
 		Discover: DiscoverOptions{Home: b.TempDir(), PluginDirs: []string{dir}, DataHome: b.TempDir()}})
 	defer e.Close()
 	for b.Loop() {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	json "github.com/goccy/go-json"
 )
 
 // loginEnvEngine builds a codex engine (hooks run in $SHELL -lc, here
@@ -21,12 +23,17 @@ func loginEnvEngine(t *testing.T, cache bool, profile, hook string) (e *Engine, 
 	t.Setenv("HOME", home)
 	t.Setenv("ENV", "")
 	hooksObj := `{"Stop":[{"hooks":[{"type":"command","command":` + jsonString(hook) + `}]}]}`
-	e = New(Options{Profile: Codex, Session: Session{ID: "s", Cwd: t.TempDir()},
+	e = New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: t.TempDir()},
 		Discover:    DiscoverOptions{Home: t.TempDir(), SessionHooks: []byte(hooksObj)},
 		BypassTrust: true, LoginEnvCache: cache})
 	t.Cleanup(e.Close)
 	e.Load()
 	return e, home
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 func lines(t *testing.T, path string) []string {

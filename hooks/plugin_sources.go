@@ -18,26 +18,26 @@ type PluginConfig = plugins.Config
 // command stays as written, so its hash (and so its trust) does not depend on
 // where the plugin is installed: ${PLUGIN_ROOT} and the like are replaced
 // only when the hook runs (pluginScript).
-func (d *discoveryRun) plugins(p *Profile, opts DiscoverOptions) {
+func (d *DiscoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 	if len(opts.Plugins) == 0 && len(opts.PluginDirs) == 0 {
 		return
 	}
 	if p.PluginRule == plugins.NoPlugins {
-		d.warns = append(d.warns, Warning{Message: fmt.Sprintf("ignoring plugins: the %s profile does not load plugin hooks", p.Name)})
+		d.Warns = append(d.Warns, Warning{Message: fmt.Sprintf("ignoring plugins: the %s profile does not load plugin hooks", p.Name)})
 		return
 	}
 	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: opts.DataHome, Rule: p.PluginRule})
 	for _, w := range warns {
-		d.warns = append(d.warns, Warning{Source: w.Source, Message: w.Message})
+		d.Warns = append(d.Warns, Warning{Source: w.Source, Message: w.Message})
 	}
 	for _, pl := range found {
-		d.addPlugin(p, pl)
+		d.AddPlugin(p, pl)
 	}
 }
 
-// addPlugin parses every hooks source of one plugin and adds its hooks, each
+// AddPlugin parses every hooks source of one plugin and adds its hooks, each
 // carrying the plugin's variables in Env.
-func (d *discoveryRun) addPlugin(p *Profile, pl *plugins.Plugin) {
+func (d *DiscoveryRun) AddPlugin(p *Profile, pl *plugins.Plugin) {
 	env := pl.Env()
 	for _, s := range pl.Sources {
 		src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
@@ -58,7 +58,7 @@ func (d *discoveryRun) addPlugin(p *Profile, pl *plugins.Plugin) {
 				warns[i].Message = "failed to parse plugin hooks config " + rest
 			}
 		}
-		d.add(hooks, warns)
+		d.Add(hooks, warns)
 	}
 }
 
@@ -93,7 +93,7 @@ func (e *Engine) hookEnv(base []string, h *Hook) []string {
 // projectDir is the session's project root, else its working directory.
 func (e *Engine) projectDir() string {
 	if root := e.opts.Discover.ProjectRoot; root != "" {
-		return discAbsClean(root)
+		return AbsClean(root)
 	}
 	return e.opts.Session.Cwd
 }

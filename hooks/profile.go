@@ -90,6 +90,12 @@ type Profile struct {
 	// project folder, checked to be a directory) instead of the session
 	// cwd (Soong: "hook command 默认 cwd 为 <project>").
 	ProjectCwd bool
+	// HandlerKinds adds handler kinds to the engine's command and mcp_tool
+	// (Claude Code's http, prompt and agent), or replaces one, by
+	// Handler.Type. Each is built once per engine. The hooks walker reads
+	// only command and mcp_tool handlers; a profile with another kind builds
+	// its hooks in ReadHandler or Discover.
+	HandlerKinds map[string]func(e *Engine) HandlerKind
 	// HandlerTypes lists the handler types the profile runs, as initialize
 	// reports them. Nil: command and mcp_tool.
 	HandlerTypes []string
@@ -187,4 +193,20 @@ func ProfileNames() []string {
 		names = append(names, n)
 	}
 	return names
+}
+
+// DefaultProfile names the profile New uses when Options.Profile is nil:
+// Codex's, whose hooks crate the engine follows. The engine does not link
+// it; package codex registers it.
+const DefaultProfile = "codex"
+
+// defaultProfile returns the registered DefaultProfile. Building an engine
+// without a profile in a program that links no codex profile is a
+// programming error.
+func defaultProfile() *Profile {
+	p, ok := LookupProfile(DefaultProfile)
+	if !ok {
+		panic("hooks.New: Options.Profile is nil and no " + DefaultProfile + " profile is registered (import github.com/hookd/hookd/hooks/codex)")
+	}
+	return p
 }
