@@ -161,29 +161,44 @@ func (l *loader) subdirs(dir string, top bool) ([]string, bool) {
 // cache layout, or "" when no child folder holds a manifest. A folder marked
 // orphaned loses to any unmarked one; then the newest version wins (see
 // compareVersions); then the latest modified; then the greater name.
-func (l *loader) newestVersion(pluginDir string) string {
+//
+// It also returns the winner's manifest as findManifest gives it. Orphan
+// markers and modification times are looked up only when there are
+// versions to compare.
+func (l *loader) newestVersion(pluginDir string) (string, foundManifest) {
 	type candidate struct {
 		path, name string
+		found      foundManifest
+		looked     bool
 		orphaned   bool
 		mod        time.Time
+	}
+	look := func(c *candidate) {
+		if c.looked {
+			return
+		}
+		c.looked = true
+		if _, err := os.Stat(filepath.Join(c.path, orphanMarker)); err == nil {
+			c.orphaned = true
+		}
+		if fi, err := os.Stat(c.path); err == nil {
+			c.mod = fi.ModTime()
+		}
 	}
 	versions, _ := l.subdirs(pluginDir, false)
 	var best *candidate
 	for _, v := range versions {
-		if !isPlugin(v) {
+		path, agent := findManifest(v)
+		if path == "" {
 			continue
 		}
-		c := &candidate{path: v, name: filepath.Base(v)}
-		if _, err := os.Stat(filepath.Join(v, orphanMarker)); err == nil {
-			c.orphaned = true
-		}
-		if fi, err := os.Stat(v); err == nil {
-			c.mod = fi.ModTime()
-		}
+		c := &candidate{path: v, name: filepath.Base(v), found: foundManifest{path, agent}}
 		if best == nil {
 			best = c
 			continue
 		}
+		look(c)
+		look(best)
 		newer := false
 		switch cmp := compareVersions(c.name, best.name); {
 		case c.orphaned != best.orphaned:
@@ -200,9 +215,15 @@ func (l *loader) newestVersion(pluginDir string) string {
 		}
 	}
 	if best == nil {
-		return ""
+		return "", foundManifest{}
 	}
-	return best.path
+	return best.path, best.found
+}
+
+// foundManifest is what findManifest said about a folder.
+type foundManifest struct {
+	path  string
+	agent bool
 }
 
 func absClean(p string) string {

@@ -67,12 +67,19 @@ func (l *loader) readAll() {
 func (l *loader) read(j *candidate) {
 	sub := &loader{opts: l.opts}
 	defer func() { j.warns = sub.warns }()
-	if j.versions && !isPlugin(j.c.Root) {
-		v := sub.newestVersion(j.c.Root)
-		if v == "" {
-			return
+	var known *foundManifest
+	if j.versions {
+		path, agent := findManifest(j.c.Root)
+		found := foundManifest{path, agent}
+		if path == "" {
+			var v string
+			if v, found = sub.newestVersion(j.c.Root); v == "" {
+				return
+			}
+			j.c.Root = v
 		}
-		j.c.Root = v
+		// Both paths come from the same root spelling identify uses.
+		known = &found
 	}
 	// real is as realPath gives it; resolved is "" when the root cannot be
 	// resolved, and lets the hooks checks skip resolving it again.
@@ -86,7 +93,7 @@ func (l *loader) read(j *candidate) {
 	if j.scanned && l.disabledRoots[real] {
 		return
 	}
-	p, m, ok := sub.identify(j.c, j.fallback)
+	p, m, ok := sub.identify(j.c, j.fallback, known)
 	if !ok || (j.scanned && l.disabledIDs[p.ID()]) {
 		return
 	}
