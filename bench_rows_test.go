@@ -106,26 +106,30 @@ func reportHookdCPU(b *testing.B, pid int, cpu0 time.Duration) {
 	}
 }
 
-// procCPU is a process's own user and system CPU time (Linux; -1 elsewhere).
+// procCPU is the CPU time a process's threads have used, from each
+// thread's schedstat (nanoseconds; Linux), or -1 when it cannot be read.
 func procCPU(pid int) time.Duration {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	if err != nil {
 		return -1
 	}
-	// Fields after the command name, which is in parentheses and may hold
-	// spaces: state is field 3, utime 14 and stime 15.
-	i := bytes.LastIndexByte(stat, ')')
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 13 {
-		return -1
+	var sum time.Duration
+	for _, t := range tasks {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+		if err != nil {
+			continue // the thread just exited
+		}
+		f := strings.Fields(string(stat))
+		if len(f) == 0 {
+			return -1
+		}
+		ns, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return -1
+		}
+		sum += time.Duration(ns)
 	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return -1
-	}
-	// Clock ticks are 1/100 s on Linux (sysconf(_SC_CLK_TCK), fixed by the ABI).
-	return time.Duration(ut+st) * 10 * time.Millisecond
+	return sum
 }
 
 // BenchmarkHooksRun_TrivialCommandLoginEnvCache: codex with the login
@@ -282,4 +286,25 @@ func peakRSS(b *testing.B, pid int) int64 {
 	}
 	b.Fatal("no VmHWM in /proc/pid/status")
 	return 0
+}
+
+// BenchmarkHooksRun_NoMatchRoundTrip is one hooks/run at a time for an
+// event no hook matches: the transport's share of every row above (the
+// host's write, hookd's read, dispatch and reply, the host's read).
+func BenchmarkHooksRun_NoMatchRoundTrip(b *testing.B) {
+	benchHome(b, "")
+	c := benchServe(b, nil, trueStop, nil)
+	ctx := context.Background()
+	input := map[string]any{"tool_name": "Read", "tool_input": map[string]any{"path": "x"}}
+	cpu0 := procCPU(c.Pid())
+	for b.Loop() {
+		res, err := c.Run(ctx, "PreToolUse", input)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if gjson.GetBytes(res, "decision").Str != "none" {
+			b.Fatalf("no-match run: %s", res)
+		}
+	}
+	reportHookdCPU(b, c.Pid(), cpu0)
 }

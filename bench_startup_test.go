@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookd/hookd/client"
 )
@@ -43,10 +44,11 @@ func BenchmarkStartup_Initialize200Plugins(b *testing.B) {
 	dir := benchPlugins(b, 200)
 	home, cwd := b.TempDir(), b.TempDir()
 	b.Setenv("TMPDIR", b.TempDir())
-	bin := hookdPath(b)
+	bin := benchBin(b)
 	ctx := context.Background()
 	params := map[string]any{"session": map[string]any{"id": "s1", "cwd": cwd},
 		"config": map[string]any{"home": home, "pluginDirs": []string{dir}}}
+	var cpu time.Duration
 	for b.Loop() {
 		c, err := client.Start(ctx, bin, nil, "serve", "--log-level", "error")
 		if err != nil {
@@ -57,20 +59,26 @@ func BenchmarkStartup_Initialize200Plugins(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
+		cpu += procCPU(c.Pid())
 		if !strings.Contains(string(res), `"installed":400`) {
 			b.Fatalf("initialize: %s", res)
 		}
 		c.Kill()
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "hookd-cpu-us/op")
 }
 
 // BenchmarkStartup_Version is the baseline: spawn → exit of "hookd version".
 func BenchmarkStartup_Version(b *testing.B) {
-	bin := hookdPath(b)
+	bin := benchBin(b)
+	var cpu time.Duration
 	for b.Loop() {
-		if out, err := exec.Command(bin, "version").Output(); err != nil || len(out) == 0 {
+		cmd := exec.Command(bin, "version")
+		if out, err := cmd.Output(); err != nil || len(out) == 0 {
 			b.Fatalf("hookd version: %v %q", err, out)
 		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "hookd-cpu-us/op")
 }
