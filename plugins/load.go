@@ -40,6 +40,45 @@ type candidate struct {
 	hookWarns []Warning
 }
 
+// realCache resolves symlinks in absolute paths as filepath.EvalSymlinks
+// does, remembering each folder it resolved: plugins share their parents
+// (the scanned folder, a marketplace), so each costs one lstat per load
+// instead of one per path component per plugin.
+type realCache struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (c *realCache) resolve(p string) (string, error) {
+	if c == nil {
+		return filepath.EvalSymlinks(p)
+	}
+	c.mu.Lock()
+	r, ok := c.m[p]
+	c.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	parent := filepath.Dir(p)
+	if parent == p || !filepath.IsAbs(p) {
+		return filepath.EvalSymlinks(p)
+	}
+	rp, err := c.resolve(parent)
+	if err == nil {
+		r, err = resolveUnder(rp, filepath.Base(p))
+	}
+	if err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]string{}
+	}
+	c.m[p] = r
+	c.mu.Unlock()
+	return r, nil
+}
+
 // maxReaders bounds the concurrent candidate reads.
 var maxReaders = max(4, 2*runtime.GOMAXPROCS(0))
 
@@ -84,7 +123,7 @@ func (l *loader) read(j *candidate) {
 	// real is as realPath gives it; resolved is "" when the root cannot be
 	// resolved, and lets the hooks checks skip resolving it again.
 	real := absClean(j.c.Root)
-	resolved, err := filepath.EvalSymlinks(real)
+	resolved, err := l.reals.resolve(real)
 	if err == nil {
 		real = resolved
 	} else {

@@ -121,7 +121,7 @@ type Warning struct {
 // files. Disabled plugins are left out. A plugin id (name@marketplace) found
 // twice is loaded once, from the first place it was found.
 func Load(opts Options) ([]*Plugin, []Warning) {
-	l := &loader{opts: opts, seen: map[string]string{}, disabledRoots: map[string]bool{}, disabledIDs: map[string]bool{}}
+	l := &loader{opts: opts, seen: map[string]string{}, disabledRoots: map[string]bool{}, disabledIDs: map[string]bool{}, reals: &realCache{}}
 	if l.opts.DataHome == "" {
 		l.opts.DataHome = DefaultDataHome()
 	}
@@ -168,6 +168,8 @@ type loader struct {
 	// realRoot is the resolved root of the plugin whose hooks a reader's
 	// loader reads ("" elsewhere).
 	realRoot string
+	// reals resolves plugin roots during one Load (load.go).
+	reals *realCache
 }
 
 func (l *loader) warn(source, format string, args ...any) {
