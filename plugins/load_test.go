@@ -51,3 +51,25 @@ func TestLoad_ConcurrentReadsKeepWalkOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestRealCache_ResolvesAsEvalSymlinks(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, base, map[string]string{"a/b/c/plugin.json": "{}", "x/y/f": ""})
+	symlink(t, filepath.Join(base, "a", "b"), filepath.Join(base, "abs"))
+	symlink(t, "../a/b", filepath.Join(base, "x", "rel"))
+	symlink(t, "rel", filepath.Join(base, "x", "chain"))
+	var c realCache
+	for _, p := range []string{"a/b/c", "abs/c", "x/rel/c", "x/chain/c/plugin.json", "x/y", "abs", "missing/p", "a/b/nope"} {
+		full := filepath.Join(base, p)
+		want, wantErr := filepath.EvalSymlinks(full)
+		for range 2 { // the second time from the cache
+			got, err := c.resolve(full)
+			if got != want || (err == nil) != (wantErr == nil) {
+				t.Errorf("resolve(%s) = %q, %v; EvalSymlinks gives %q, %v", p, got, err, want, wantErr)
+			}
+		}
+	}
+}
