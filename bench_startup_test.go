@@ -41,7 +41,17 @@ func benchPlugins(b *testing.B, n int) string {
 // BenchmarkStartup_Initialize200Plugins is spawn → initialize reply of
 // "hookd serve" with 200 plugins installed (400 hooks, none trusted).
 func BenchmarkStartup_Initialize200Plugins(b *testing.B) {
-	dir := benchPlugins(b, 200)
+	benchStartup(b, 200)
+}
+
+// BenchmarkStartup_InitializeNoPlugins is the same with none: the share of
+// the process start and of the session itself.
+func BenchmarkStartup_InitializeNoPlugins(b *testing.B) {
+	benchStartup(b, 0)
+}
+
+func benchStartup(b *testing.B, plugins int) {
+	dir := benchPlugins(b, plugins)
 	home, cwd := b.TempDir(), b.TempDir()
 	b.Setenv("TMPDIR", b.TempDir())
 	bin := benchBin(b)
@@ -60,7 +70,7 @@ func BenchmarkStartup_Initialize200Plugins(b *testing.B) {
 		}
 		b.StopTimer()
 		cpu += procCPU(c.Pid())
-		if !strings.Contains(string(res), `"installed":400`) {
+		if !strings.Contains(string(res), fmt.Sprintf(`"installed":%d`, 2*plugins)) {
 			b.Fatalf("initialize: %s", res)
 		}
 		c.Kill()
