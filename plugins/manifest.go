@@ -229,13 +229,16 @@ func (l *loader) addFile(p *Plugin, rel string, isDefault bool) bool {
 	full := filepath.Join(p.Root, filepath.FromSlash(rel))
 	real := ""
 	if isDefault {
-		if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
-			return false
-		}
 		resolved, err := escapes(p.Root, l.realRoot, rel)
 		if err != nil {
 			l.warn(full, "ignoring hooks file %s of plugin %s: %v", full, p.ID(), err)
 			return true
+		}
+		// Resolved, the file exists; unresolved, it may just be missing.
+		if resolved == "" {
+			if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
+				return false
+			}
 		}
 		real = resolved
 	}
