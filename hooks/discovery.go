@@ -19,7 +19,15 @@ type DiscoverOptions struct {
 	Home           string // profile user folder; "" = $<p.HomeEnv> or ~/<p.HomeDir>
 	ProjectRoot    string // "" = no project layer
 	ProjectTrusted bool
-	SessionHooks   []byte // inline {Event: [group...]} from the host, may be nil
+	// ProjectTrustKnown is true when the host answered whether the project
+	// is trusted (false included). When it did not, the profile's own trust
+	// record decides (ProjectTrustStore); a true ProjectTrusted is always
+	// the host's answer.
+	ProjectTrustKnown bool
+	// Cwd is the session's working directory, whose trust record is looked
+	// up before the project root's ("" = the project root).
+	Cwd          string
+	SessionHooks []byte // inline {Event: [group...]} from the host, may be nil
 
 	// Plugins are the plugins the host names (config.plugins, --plugin) and
 	// PluginDirs the folders scanned for more (config.pluginDirs). DataHome

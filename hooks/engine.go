@@ -73,6 +73,7 @@ type Engine struct {
 	hooks    []*Hook
 	byEvent  map[string][]*Hook // hooks by event, in order (engine_plan.go)
 	warnings []Warning
+	sources  sourceReport // project trust and sources left out (project_trust.go)
 	runIDs   runIDs
 
 	finished atomic.Int64 // completion counter for "last completed" rules
@@ -141,6 +142,9 @@ type Summary struct {
 	Installed int `json:"installed"`
 	Runnable  int `json:"runnable"`
 	Warnings  int `json:"warnings"`
+	// LeftOut: see Discovery. Absent when nothing was left out; hooks/list
+	// also says whether the project is trusted and who decided.
+	LeftOut []LeftOut `json:"leftOut,omitempty"`
 }
 
 // Load discovers hooks again and replaces the engine's hook set. When
@@ -156,6 +160,7 @@ func (e *Engine) Load() Summary {
 
 func (e *Engine) summary(hooks []*Hook, warnings []Warning) Summary {
 	s := Summary{Installed: len(hooks), Warnings: len(warnings)}
+	_, s.LeftOut = e.Sources()
 	for _, h := range hooks {
 		if e.skipReason(h) == "" {
 			s.Runnable++

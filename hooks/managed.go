@@ -56,6 +56,12 @@ type Discovery struct {
 	// engine copies them into its State, where AfterCombine reads them. Nil
 	// for codex.
 	Settings map[string]string
+	// Project says whether the project is trusted and who decided (nil
+	// without a project layer); LeftOut lists sources that exist but whose
+	// hooks do not run (untrusted project, managed-only, hooks turned off).
+	// The engine fills both after the profile's Discover.
+	Project *ProjectStatus
+	LeftOut []LeftOut
 }
 
 // Discover runs the profile's discovery for callers that only need hooks and

@@ -158,15 +158,18 @@ func TestManaged_ManagedOnlyInUserConfigHasNoEffect(t *testing.T) {
 
 func TestFeatures_HooksFlag(t *testing.T) {
 	cases := []struct {
-		name, user, requirements string
-		off                      bool
+		name, user, project, requirements string
+		off                               bool
 	}{
-		{"default on", "", "", false},
-		{"user turns hooks off", "[features]\nhooks = false\n", "", true},
-		{"legacy alias", "[features]\ncodex_hooks = false\n", "", true},
-		{"the current name wins over the alias", "[features]\nhooks = true\ncodex_hooks = false\n", "", false},
-		{"requirements force hooks on", "[features]\nhooks = false\n", "[features]\nhooks = true\n", false},
-		{"requirements force hooks off", "", "[features]\ncodex_hooks = false\n", true},
+		{name: "a project cannot turn the user's off switch back on", user: "[features]\nhooks = false\n", project: "[features]\nhooks = true\n", off: true},
+		{name: "a project may turn hooks off", user: "[features]\nhooks = true\n", project: "[features]\ncodex_hooks = false\n", off: true},
+		{name: "a project saying on changes nothing when the user said nothing", project: "[features]\nhooks = true\n"},
+		{name: "default on"},
+		{name: "user turns hooks off", user: "[features]\nhooks = false\n", off: true},
+		{name: "legacy alias", user: "[features]\ncodex_hooks = false\n", off: true},
+		{name: "the current name wins over the alias", user: "[features]\nhooks = true\ncodex_hooks = false\n"},
+		{name: "requirements force hooks on", user: "[features]\nhooks = false\n", project: "[features]\nhooks = false\n", requirements: "[features]\nhooks = true\n"},
+		{name: "requirements force hooks off", requirements: "[features]\ncodex_hooks = false\n", off: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,6 +177,7 @@ func TestFeatures_HooksFlag(t *testing.T) {
 			m := newManagedFixture(t, managedStop)
 			m.write(t, fmt.Sprintf("%s[hooks]\nmanaged_dir = %q\n%s", tc.requirements, m.dir, managedStop))
 			f.writeUserConfig(t, tc.user)
+			discWriteFile(t, filepath.Join(f.project, ".codex", "config.toml"), tc.project)
 			opts := f.opts()
 			opts.Managed = m.requirements
 			e := newEngine(t, opts, true)

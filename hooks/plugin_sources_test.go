@@ -49,7 +49,8 @@ func TestDiscover_PluginHooksComeAfterConfigLayersWithTheirSource(t *testing.T) 
 		}
 	}
 	plugin := hooks[2]
-	if plugin.Source != (Source{Layer: LayerPlugin, Path: filepath.Join(root, "hooks", "hooks.json"), Plugin: "guard"}) {
+	realRoot, _ := filepath.EvalSymlinks(root)
+	if plugin.Source != (Source{Layer: LayerPlugin, Path: filepath.Join(root, "hooks", "hooks.json"), Plugin: "guard", pluginRoot: realRoot}) {
 		t.Errorf("source = %+v", plugin.Source)
 	}
 	if plugin.Handler.Command != "${PLUGIN_ROOT}/stop.sh" {

@@ -23,6 +23,14 @@ type Profile struct {
 	HomeDir string
 	// ProjectDir is the folder under a trusted project root (".codex").
 	ProjectDir string
+	// ProjectFiles names the files in ProjectDir that can hold hooks, as
+	// reported when an untrusted project's hooks are left out. Nil:
+	// hooks.json and config.toml.
+	ProjectFiles []string
+	// ProjectTrust is the host's own record of trusted project folders,
+	// read when the host does not say whether the project is trusted and
+	// written by `hookd trust --project`. Nil: the profile has none.
+	ProjectTrust ProjectTrustStore
 	// Events lists the events the profile knows, in their fixed order.
 	Events []*EventRules
 	// CompileMatcher turns a group's matcher text into a Matcher.
@@ -151,11 +159,20 @@ func (p *Profile) Event(name string) *EventRules {
 }
 
 // discover runs the profile's discovery.
+// The project's trust is settled first, from the host's answer or its own
+// record, and sources left out are listed after.
 func (p *Profile) discover(opts DiscoverOptions) *Discovery {
+	project, warns := resolveProjectTrust(p, &opts)
+	var r *Discovery
 	if p.Discover != nil {
-		return p.Discover(p, opts)
+		r = p.Discover(p, opts)
+	} else {
+		r = DiscoverAll(p, opts)
 	}
-	return DiscoverAll(p, opts)
+	r.Warnings = append(warns, r.Warnings...)
+	r.Project = project
+	r.LeftOut = append(leftOutProject(p, opts, project), leftOutByPolicy(r.Hooks, r.Warnings)...)
+	return r
 }
 
 // Handlers returns the handler types the profile runs.

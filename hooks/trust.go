@@ -97,9 +97,17 @@ func (d *DiscoveryRun) Finish(p *Profile, opts DiscoverOptions) *Discovery {
 					"ignoring hooks.state in %s: trust and enablement are read only from the user config.toml (a project cannot authorize its own hooks)", path)})
 			}
 			d.warnProfileState(doc, path)
-			if on, set, err := featureFlag(doc); err != nil {
+			on, set, err := featureFlag(doc)
+			switch {
+			case err != nil:
 				d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf("ignoring %v in %s", err, path)})
-			} else if set {
+			case set && on && !hooksOn:
+				// The user's off switch is the user's: a project may turn
+				// hooks off, never back on (Codex lets it; see
+				// docs/trust-security.md).
+				d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf(
+					"ignoring [features] hooks = true in %s: the user config %s turns hooks off, and a project cannot turn them back on", path, offBy)})
+			case set:
 				hooksOn, offBy = on, path
 			}
 		}
@@ -295,6 +303,7 @@ func (e *Engine) LoadChecked() (Summary, error) {
 	}
 	e.mu.Lock()
 	e.hooks, e.byEvent, e.warnings = r.Hooks, indexHooks(r.Hooks), r.Warnings
+	e.sources = sourceReport{Project: r.Project, LeftOut: r.LeftOut}
 	e.mu.Unlock()
 	for k, v := range r.Settings {
 		e.state.SetString(k, v)

@@ -1,19 +1,21 @@
 package plugins
 
 import (
-	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 )
 
-// Load works in three steps. The walk of Options.Plugins and Options.Dirs
+// Load works in four steps. The walk of Options.Plugins and Options.Dirs
 // lists candidate plugin folders, and its own warnings, in order; it reads
-// folders but no manifest. Each candidate is then read on its own (manifest,
-// hooks files, symlink resolution), concurrently: with hundreds of plugins
+// folders but no manifest. Each candidate is then identified on its own
+// (newest version, manifest, resolved root), concurrently. The results are
+// merged in walk order, which decides the plugins found and the ids claimed
+// twice. Last, the hooks files of the plugins that load are read, again
+// concurrently, and their warnings kept in order. With hundreds of plugins
 // installed this is most of initialize's time, and nearly all of it is
-// waiting on the file system. Last, the results are merged in walk order, so
-// which plugin wins an id and the order of plugins and warnings are those of
-// reading them one by one.
+// system calls; the order of plugins and warnings is exactly that of
+// reading one plugin after the other.
 
 // queued is one entry of the walk: a warning or a candidate.
 type queued struct {
@@ -30,79 +32,43 @@ type candidate struct {
 	// folder itself when it has a manifest, else its newest version.
 	versions bool
 
-	// warns come before the plugin is known to load: they are always kept.
+	// warns are identify's (and the version lookup's): always kept.
 	warns []Warning
-	// plugin is nil when the candidate does not load; real is its resolved
-	// root, for telling a duplicate from the same folder found twice.
+	// plugin is nil when the candidate does not load.
 	plugin *Plugin
-	real   string
-	// hookWarns are about the plugin's hooks: kept only when it loads.
-	hookWarns []Warning
+	m      manifest
 }
 
-// realCache resolves symlinks in absolute paths as filepath.EvalSymlinks
-// does, remembering each folder it resolved: plugins share their parents
-// (the scanned folder, a marketplace), so each costs one lstat per load
-// instead of one per path component per plugin.
-type realCache struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func (c *realCache) resolve(p string) (string, error) {
-	if c == nil {
-		return filepath.EvalSymlinks(p)
-	}
-	c.mu.Lock()
-	r, ok := c.m[p]
-	c.mu.Unlock()
-	if ok {
-		return r, nil
-	}
-	parent := filepath.Dir(p)
-	if parent == p || !filepath.IsAbs(p) {
-		return filepath.EvalSymlinks(p)
-	}
-	rp, err := c.resolve(parent)
-	if err == nil {
-		r, err = resolveUnder(rp, filepath.Base(p))
-	}
-	if err != nil {
-		return "", err
-	}
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[string]string{}
-	}
-	c.m[p] = r
-	c.mu.Unlock()
-	return r, nil
-}
-
-// maxReaders bounds the concurrent candidate reads.
+// maxReaders bounds the concurrent reads.
 var maxReaders = max(4, 2*runtime.GOMAXPROCS(0))
 
-// readAll reads every queued candidate, concurrently.
-func (l *loader) readAll() {
+// each calls fn(i) for i in [0, n), at most maxReaders at a time.
+func each(n int, fn func(i int)) {
 	sem := make(chan struct{}, maxReaders)
 	var wg sync.WaitGroup
-	for _, q := range l.queue {
-		if q.job == nil {
-			continue
-		}
+	for i := range n {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			l.read(q.job)
+			fn(i)
 		}()
 	}
 	wg.Wait()
 }
 
-// read identifies one candidate and reads its hooks. It touches only the
-// loader's read-only settings; warnings go to the candidate.
+// readAll identifies every queued candidate, concurrently.
+func (l *loader) readAll() {
+	each(len(l.queue), func(i int) {
+		if j := l.queue[i].job; j != nil {
+			l.read(j)
+		}
+	})
+}
+
+// read identifies one candidate. It touches only the loader's read-only
+// settings; warnings go to the candidate.
 func (l *loader) read(j *candidate) {
 	sub := &loader{opts: l.opts}
 	defer func() { j.warns = sub.warns }()
@@ -117,18 +83,10 @@ func (l *loader) read(j *candidate) {
 			}
 			j.c.Root = v
 		}
-		// Both paths come from the same root spelling identify uses.
+		// Both paths come from the root spelling identify uses.
 		known = &found
 	}
-	// real is as realPath gives it; resolved is "" when the root cannot be
-	// resolved, and lets the hooks checks skip resolving it again.
-	real := absClean(j.c.Root)
-	resolved, err := l.reals.resolve(real)
-	if err == nil {
-		real = resolved
-	} else {
-		resolved = ""
-	}
+	real := realPath(absClean(j.c.Root))
 	if j.scanned && l.disabledRoots[real] {
 		return
 	}
@@ -136,13 +94,13 @@ func (l *loader) read(j *candidate) {
 	if !ok || (j.scanned && l.disabledIDs[p.ID()]) {
 		return
 	}
-	hooks := &loader{opts: l.opts, realRoot: resolved}
-	hooks.loadHooks(p, m)
-	j.plugin, j.real, j.hookWarns = p, real, hooks.warns
+	p.RealRoot = real
+	p.InstallCache = inInstallCache(l.installCache, p)
+	j.plugin, j.m = p, m
 }
 
-// merge applies the walk's order: warnings as they came, and for each id
-// the first plugin that loads.
+// merge records the candidates in walk order: warnings as they came, one
+// plugin per id, and the other folders claiming an id.
 func (l *loader) merge() {
 	for _, q := range l.queue {
 		if q.warn != nil {
@@ -155,15 +113,29 @@ func (l *loader) merge() {
 		if p == nil {
 			continue
 		}
-		if first, dup := l.seen[p.ID()]; dup {
-			if first != j.real {
-				l.warn(p.Root, "skipping plugin %s in %s: a plugin with that id was already loaded from %s", p.ID(), p.Root, first)
+		if first, dup := l.byID[p.ID()]; dup {
+			if first.p.RealRoot != p.RealRoot && !slices.Contains(first.others, p.RealRoot) {
+				first.others = append(first.others, p.RealRoot)
 			}
 			continue
 		}
-		l.seen[p.ID()] = j.real
-		l.warns = append(l.warns, j.hookWarns...)
-		l.plugins = append(l.plugins, p)
+		f := &found{p: p, m: j.m}
+		l.byID[p.ID()] = f
+		l.found = append(l.found, f)
 	}
 	l.queue = nil
+}
+
+// readAllHooks reads the hooks of every plugin that loads, concurrently;
+// each keeps its warnings for Load to report in order.
+func (l *loader) readAllHooks() {
+	each(len(l.found), func(i int) {
+		f := l.found[i]
+		if len(f.others) > 0 {
+			return
+		}
+		sub := &loader{opts: l.opts}
+		sub.loadHooks(f.p, f.m)
+		f.hookWarns = sub.warns
+	})
 }

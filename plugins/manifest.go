@@ -37,7 +37,7 @@ func (l *loader) identify(c Config, fallbackName string, known *foundManifest) (
 		p.Manifest, m.agent = findManifest(p.Root)
 	}
 	if p.Manifest != "" {
-		data, err := readFile(p.Manifest)
+		data, err := readInRoot(p.Root, p.Manifest)
 		if err != nil {
 			l.warn(p.Manifest, "skipping plugin %s: failed to read plugin manifest %s: %v", p.Root, p.Manifest, pathErr(err))
 			return nil, m, false
@@ -183,7 +183,7 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 	for _, raw := range e.paths {
 		rel, err := checkPath(raw)
 		if err == nil {
-			_, err = escapes(p.Root, l.realRoot, rel)
+			err = escapes(p.Root, rel)
 		}
 		if err != nil {
 			l.warn(p.Manifest, "ignoring hooks path %q in %s: %v", raw, p.Manifest, err)
@@ -227,31 +227,16 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 // a missing default file is the normal case and says nothing.
 func (l *loader) addFile(p *Plugin, rel string, isDefault bool) bool {
 	full := filepath.Join(p.Root, filepath.FromSlash(rel))
-	real := ""
 	if isDefault {
-		resolved, err := escapes(p.Root, l.realRoot, rel)
-		if err != nil {
+		if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+		if err := escapes(p.Root, rel); err != nil {
 			l.warn(full, "ignoring hooks file %s of plugin %s: %v", full, p.ID(), err)
 			return true
 		}
-		// Resolved, the file exists; unresolved, it may just be missing.
-		if resolved == "" {
-			if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
-				return false
-			}
-		}
-		real = resolved
 	}
-	// Read the resolved file: it is the one that was checked.
-	if real == "" {
-		resolved, err := filepath.EvalSymlinks(full)
-		if err != nil {
-			l.warn(full, "failed to read plugin hooks config %s: %v", full, pathErr(err))
-			return true
-		}
-		real = resolved
-	}
-	data, err := readFile(real)
+	data, err := readInRoot(p.Root, full)
 	if err != nil {
 		l.warn(full, "failed to read plugin hooks config %s: %v", full, pathErr(err))
 		return true
@@ -319,43 +304,20 @@ func checkPath(raw string) (string, error) {
 }
 
 // escapes reports, as an error, whether root/rel leads outside root once
-// symlinks are resolved, and returns root/rel resolved ("" when it cannot
-// be). realRoot is root already resolved, or "" to resolve it here. A path
-// that does not exist does not escape; reading it fails later with its own
-// message.
-func escapes(root, realRoot, rel string) (string, error) {
-	if realRoot == "" {
-		var err error
-		if realRoot, err = filepath.EvalSymlinks(root); err != nil {
-			return "", nil
-		}
-	}
-	real, err := resolveUnder(realRoot, rel)
+// symlinks are resolved. A path that does not exist does not escape; reading
+// it fails later with its own message.
+func escapes(root, rel string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return "", nil
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil
 	}
 	r, err := filepath.Rel(realRoot, real)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
-		return "", fmt.Errorf("it resolves to %s, outside the plugin root %s (through a symlink)", real, realRoot)
+		return fmt.Errorf("it resolves to %s, outside the plugin root %s (through a symlink)", real, realRoot)
 	}
-	return real, nil
-}
-
-// resolveUnder resolves rel (clean, forward slashes, no "..") below realRoot,
-// a root already resolved. Walking only rel's own components costs one
-// lstat each; at the first symlink it hands the whole path to
-// filepath.EvalSymlinks, which resolves links however they point.
-func resolveUnder(realRoot, rel string) (string, error) {
-	p := realRoot
-	for _, part := range strings.Split(rel, "/") {
-		p = filepath.Join(p, part)
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return "", err
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return filepath.EvalSymlinks(filepath.Join(realRoot, filepath.FromSlash(rel)))
-		}
-	}
-	return p, nil
+	return nil
 }

@@ -62,6 +62,11 @@ type Options struct {
 	DataHome string
 	// Rule is how manifest entries and the default hooks file combine.
 	Rule Rule
+	// InstallCache is the host's plugin install cache, laid out as
+	// <marketplace>/<plugin>/<version>/ (Codex: $CODEX_HOME/plugins/cache);
+	// "" when the host has none. A plugin found there, in the folder its id
+	// names, is marked InstallCache.
+	InstallCache string
 }
 
 // DefaultDataHome is where plugin data folders go when neither the host nor
@@ -77,6 +82,13 @@ type Plugin struct {
 	// Root is the absolute plugin folder, as found (symlinks not resolved):
 	// the value of PLUGIN_ROOT.
 	Root string
+	// RealRoot is Root with symlinks resolved: the folder whose files run.
+	RealRoot string
+	// InstallCache is true when the plugin sits in the host's install cache
+	// at <marketplace>/<name>/<version>/, the folder its id names (see
+	// Options.InstallCache). Only such a plugin is identified by its id
+	// alone; any other is identified by its id and RealRoot together.
+	InstallCache bool
 	// DataDir is the value of PLUGIN_DATA. Load does not create it.
 	DataDir string
 	// Manifest is the manifest's path, "" when the plugin has none.
@@ -119,9 +131,11 @@ type Warning struct {
 
 // Load finds the plugins opts names and reads their manifests and hooks
 // files. Disabled plugins are left out. A plugin id (name@marketplace) found
-// twice is loaded once, from the first place it was found.
+// twice in the same folder is loaded once; an id claimed by two different
+// folders is an error for both, and neither loads: picking one would let a
+// folder that sorts first shadow the plugin the user meant.
 func Load(opts Options) ([]*Plugin, []Warning) {
-	l := &loader{opts: opts, seen: map[string]string{}, disabledRoots: map[string]bool{}, disabledIDs: map[string]bool{}, reals: &realCache{}}
+	l := &loader{opts: opts, byID: map[string]*found{}, disabledRoots: map[string]bool{}, disabledIDs: map[string]bool{}}
 	if l.opts.DataHome == "" {
 		l.opts.DataHome = DefaultDataHome()
 	}
@@ -135,9 +149,14 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 			}
 		}
 	}
+	if opts.InstallCache != "" {
+		l.installCache = realPath(absClean(opts.InstallCache))
+	}
 	// The walk only lists candidates (and its own warnings) in order; their
-	// manifests and hooks files are read concurrently, then merged in that
-	// order (load.go).
+	// manifests are read concurrently, then merged in that order, and the
+	// hooks files of the plugins that load are read concurrently too
+	// (load.go). Plugins and warnings come out as reading them one by one
+	// would give them.
 	l.walking = true
 	for _, c := range opts.Plugins {
 		if c.Enabled != nil && !*c.Enabled {
@@ -151,25 +170,42 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 	l.walking = false
 	l.readAll()
 	l.merge()
-	return l.plugins, l.warns
+	l.readAllHooks()
+	var out []*Plugin
+	for _, f := range l.found {
+		if len(f.others) > 0 {
+			l.warn(f.p.Root, "loading neither plugin %s: the id is claimed by %s and by %s; rename one (its manifest \"name\" or its marketplace) or disable one", f.p.ID(), f.p.RealRoot, strings.Join(f.others, " and by "))
+			continue
+		}
+		l.warns = append(l.warns, f.hookWarns...)
+		out = append(out, f.p)
+	}
+	return out, l.warns
 }
 
 type loader struct {
-	opts    Options
-	plugins []*Plugin
-	warns   []Warning
-	// seen maps a loaded plugin id to its resolved root.
-	seen          map[string]string
+	opts  Options
+	found []*found
+	byID  map[string]*found
+	warns []Warning
+	// disabledRoots are resolved roots.
 	disabledRoots map[string]bool
 	disabledIDs   map[string]bool
+	// installCache is Options.InstallCache resolved ("" when not given).
+	installCache string
 	// walking: warnings and candidates are queued in walk order (load.go).
 	walking bool
 	queue   []queued
-	// realRoot is the resolved root of the plugin whose hooks a reader's
-	// loader reads ("" elsewhere).
-	realRoot string
-	// reals resolves plugin roots during one Load (load.go).
-	reals *realCache
+}
+
+// found is a plugin identified but not loaded yet.
+type found struct {
+	p *Plugin
+	m manifest
+	// others are the other folders claiming the same id.
+	others []string
+	// hookWarns are the warnings reading its hooks gave (load.go).
+	hookWarns []Warning
 }
 
 func (l *loader) warn(source, format string, args ...any) {
@@ -181,11 +217,30 @@ func (l *loader) warn(source, format string, args ...any) {
 	l.warns = append(l.warns, w)
 }
 
-// add queues the plugin at c.Root. It loads unless its id was loaded
-// already; a scanned plugin is also skipped when an explicit entry disabled
-// its id. Hooks read for a plugin that is skipped give no warnings.
+// add queues the plugin at c.Root; reading it and recording it are
+// load.go's (candidate, read, merge). A scanned plugin is skipped when an
+// explicit entry disabled its id. The same folder found twice counts once;
+// another folder with the same id marks a conflict. Hooks are read only once
+// every plugin is known (Load), so a plugin that does not load gives no
+// warnings about its hooks.
 func (l *loader) add(c Config, fallbackName string, scanned bool) {
 	l.queue = append(l.queue, queued{job: &candidate{c: c, fallback: fallbackName, scanned: scanned}})
+}
+
+// inInstallCache reports whether p's resolved root is
+// <cache>/<marketplace>/<name>/<version>: the folder a host installs the
+// plugin with p's id into, so that the folder's place vouches for the id.
+// cache is already resolved.
+func inInstallCache(cache string, p *Plugin) bool {
+	if cache == "" {
+		return false
+	}
+	rel, err := filepath.Rel(cache, p.RealRoot)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	return len(parts) == 3 && parts[0] == p.Marketplace && parts[1] == p.Name
 }
 
 func marketplaceOr(m string) string {

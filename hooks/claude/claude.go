@@ -27,6 +27,8 @@ var Profile = &hooks.Profile{
 	Name:           "claude",
 	HomeEnv:        "CLAUDE_CONFIG_DIR",
 	HomeDir:        ".claude",
+	ProjectTrust:   projectTrust{},
+	ProjectFiles:   []string{claudeSettingsName, claudeLocalSettingsName},
 	ProjectDir:     ".claude",
 	Events:         claudeEventRules(),
 	CompileMatcher: Matcher,
@@ -80,8 +82,13 @@ var claudeQuietFields = map[string]bool{
 // claudeEnv is the hooks' base environment: hookd's, without the
 // credentials codex scrubs (already gone) and without OpenTelemetry exporter
 // settings, which Claude Code keeps from its hooks; CLAUDECODE=1 tells a
-// hook which host runs it, as Claude Code does.
+// hook which host runs it, as Claude Code does. With
+// CLAUDE_CODE_SUBPROCESS_ENV_SCRUB on, Claude Code's credential scrub applies
+// too (scrub.go).
 func claudeEnv(env []string) []string {
+	if scrubOn(env) {
+		env = scrubCredentials(env)
+	}
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")

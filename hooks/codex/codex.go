@@ -21,6 +21,7 @@ var Profile = &hooks.Profile{
 	HomeEnv:        "CODEX_HOME",
 	HomeDir:        ".codex",
 	ProjectDir:     ".codex",
+	ProjectTrust:   projectTrust{},
 	CompileMatcher: hooks.CodexMatcher,
 	ToolNames:      codexToolNames,
 	CanonicalTool:  codexCanonicalTool,
