@@ -154,6 +154,12 @@ export interface ConfigParams {
   hooks?: HooksByEvent;
   /** Run enabled hooks that were never reviewed, for this session only. */
   bypassTrust?: boolean;
+  /**
+   * Run the login shell once per session (and per reload), capture its
+   * environment and run login-shell hooks as `$SHELL -c` with it
+   * (docs/performance.md). Default: `hookd serve --login-env-cache`.
+   */
+  loginEnvCache?: boolean;
   features?: { hookCommandRewrite?: boolean };
 }
 
