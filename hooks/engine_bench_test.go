@@ -13,6 +13,7 @@ import (
 // engine's own cost on top of spawning one trivial hook.
 func BenchmarkEngineRun_TrivialCommand(b *testing.B) {
 	b.Setenv("SHELL", "/bin/sh")
+	b.Setenv("HOME", b.TempDir()) // no user profile for the login shell
 	e := New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: b.TempDir()},
 		Discover:    DiscoverOptions{Home: b.TempDir(), SessionHooks: []byte(`{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}`)},
 		BypassTrust: true})
@@ -29,6 +30,7 @@ func BenchmarkEngineRun_TrivialCommand(b *testing.B) {
 // BenchmarkProcRun_TrivialCommand spawns the same command through proc alone.
 func BenchmarkProcRun_TrivialCommand(b *testing.B) {
 	b.Setenv("SHELL", "/bin/sh")
+	b.Setenv("HOME", b.TempDir()) // no user profile for the login shell
 	stdin := []byte(`{"session_id":"s","hook_event_name":"Stop"}`)
 	for b.Loop() {
 		proc.Run(context.Background(), proc.Command{Script: "true", Stdin: stdin})
@@ -39,6 +41,7 @@ func BenchmarkProcRun_TrivialCommand(b *testing.B) {
 // script with the same stdin, nothing else.
 func BenchmarkExec_TrivialCommand(b *testing.B) {
 	b.Setenv("SHELL", "/bin/sh")
+	b.Setenv("HOME", b.TempDir()) // no user profile for the login shell
 	stdin := []byte(`{"session_id":"s","hook_event_name":"Stop"}`)
 	for b.Loop() {
 		cmd := exec.Command("/bin/sh", "-lc", "true")

@@ -232,6 +232,7 @@ func BenchmarkServe_TrivialCommand(b *testing.B) {
 	}
 	b.Setenv("TMPDIR", b.TempDir())
 	b.Setenv("SHELL", "/bin/sh")
+	b.Setenv("HOME", b.TempDir()) // no user profile for the login shell
 	p := newBenchPipes(b, func(r io.Reader, w io.WriteCloser) {
 		Serve(r, w, nil, Options{Version: "bench"})
 	})
