@@ -10,14 +10,17 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/rpc"
+	"github.com/hookd/hookd/spill"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -253,7 +256,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	warnReview(e, stderr)
 	_, leftOut := e.Sources()
 	printLeftOut(stderr, "warning: ", leftOut)
-	res, err := e.Run(signalContext(), pos[0], input, ro.turnID)
+	res, err := e.Run(signalContext(opts.Logger), pos[0], input, ro.turnID)
 	if err != nil {
 		return 1, err
 	}
@@ -396,9 +399,12 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	so := &serveOpts{}
 	fs.StringVar(&so.framing, "framing", "auto", "message framing: auto (first byte decides), lsp (Content-Length) or jsonl (one message per line)")
 	fs.Int64Var(&so.maxMessage, "max-message-bytes", 64<<20, "largest message accepted; larger frames are skipped unread")
+	fs.Int64Var(&so.maxInFlight, "max-inflight-bytes", rpc.DefaultMaxInFlightBytes, "bytes of params that requests in flight may hold together; a request past it is refused with -32001")
+	fs.IntVar(&so.maxRunning, "max-running-hooks", hooks.DefaultMaxRunning, "command hooks running at once; more wait their turn (hooks/status state \"queued\")")
 	fs.StringVar(&so.profile, "profile", "codex", "default profile when initialize names none: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&so.home, "home", "", "default user folder when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
+	fs.DurationVar(&so.writeTimeout, "write-timeout", defaultWriteTimeout, "end the session when the host takes nothing from stdout for this long (0: never)")
 	fs.BoolVar(&so.loginEnv, "login-env-cache", false, "resolve the login shell's environment once per session and run login-shell hooks as $SHELL -c with it, unless initialize says otherwise")
 	fs.StringVar(&so.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
@@ -409,9 +415,15 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	return fs, so
 }
 
+// defaultWriteTimeout is how long a message to the host may wait for the host
+// to read stdout before hookd takes the host for gone (docs/robustness.md).
+const defaultWriteTimeout = time.Minute
+
 type serveOpts struct {
 	framing, profile, home, logFile, logLevel string
-	maxMessage                                int64
+	maxMessage, maxInFlight                   int64
+	maxRunning                                int
+	writeTimeout                              time.Duration
 	bypassTrust, loginEnv                     bool
 }
 
@@ -431,6 +443,9 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	if so.maxMessage <= 0 {
 		return 1, fmt.Errorf("--max-message-bytes must be positive")
 	}
+	if so.maxInFlight <= 0 || so.maxRunning <= 0 {
+		return 1, fmt.Errorf("--max-inflight-bytes and --max-running-hooks must be positive")
+	}
 	if _, ok := hooks.LookupProfile(so.profile); !ok {
 		return 1, fmt.Errorf("unknown profile %q (known: %s)", so.profile, strings.Join(sortedProfiles(), ", "))
 	}
@@ -447,6 +462,19 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
+	// A large request is garbage soon after its hooks have read it; with
+	// the default GOGC of 100 the heap could grow to twice what is live
+	// before it is collected. 50 keeps the peak near twice the bytes in
+	// flight (docs/failure-modes.md). GOGC in the environment wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+	// A hookd that was killed could not remove its session's spill folder.
+	if n, err := spill.RemoveStale(); err != nil {
+		logger.Warn("removing stale spill folders", "err", err)
+	} else if n > 0 {
+		logger.Info("removed spill folders of sessions whose hookd is gone", "count", n)
+	}
 	out, err := rpc.ClaimStdout()
 	if err != nil {
 		return 1, err
@@ -454,15 +482,18 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
 		// A host (or a terminal) that signals hookd gets what exit gives: every
 		// handler's process group killed and the spill folder removed.
-		Stop:            signalContext(),
-		Framing:         framing,
-		MaxMessageBytes: so.maxMessage,
-		Profile:         so.profile,
-		Home:            so.home,
-		BypassTrust:     so.bypassTrust,
-		LoginEnvCache:   so.loginEnv,
-		Version:         version,
-		Logger:          logger,
+		Stop:             signalContext(logger),
+		WriteTimeout:     so.writeTimeout,
+		Framing:          framing,
+		MaxMessageBytes:  so.maxMessage,
+		MaxInFlightBytes: so.maxInFlight,
+		MaxRunningHooks:  so.maxRunning,
+		Profile:          so.profile,
+		Home:             so.home,
+		BypassTrust:      so.bypassTrust,
+		LoginEnvCache:    so.loginEnv,
+		Version:          version,
+		Logger:           logger,
 	})
 	return code, nil
 }

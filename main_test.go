@@ -18,7 +18,8 @@ func TestMain(m *testing.M) {
 	// Under -race every hookd child would sleep 1 s at exit to flush reports;
 	// it has none to flush when it passes, so skip the wait.
 	os.Setenv("GORACE", "atexit_sleep_ms=0")
-	testscript.Main(m, map[string]func(){
+	// The run fails if any test leaves a process behind (leftover_*_test.go).
+	testscript.Main(noLeftovers{m}, map[string]func(){
 		"hookd": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }

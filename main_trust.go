@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -99,7 +100,7 @@ func cmdTrust(args []string, stdout, stderr io.Writer) error {
 			return nil
 		}
 	}
-	trusted, err := e.Trust(keys)
+	trusted, err := e.Trust(context.Background(), keys)
 	if err != nil {
 		return cliEngineError(err)
 	}
@@ -150,7 +151,7 @@ func cmdSetEnabled(enable bool, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	for _, k := range keys {
-		if err := e.SetEnabled(k, enable); err != nil {
+		if err := e.SetEnabled(context.Background(), k, enable); err != nil {
 			return cliEngineError(err)
 		}
 		fmt.Fprintf(stdout, "%sd %s\n", name, k)

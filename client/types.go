@@ -347,6 +347,9 @@ type AsyncResult struct {
 // TakePendingResult holds the async results not delivered yet, oldest first.
 type TakePendingResult struct {
 	Results []AsyncResult `json:"results"`
+	// Dropped counts the async results hookd dropped, oldest first, because
+	// a bound was reached (docs/robustness.md) since the last TakePending.
+	Dropped int `json:"dropped"`
 }
 
 // CallToolParams are hookd's mcp/callTool request: call Tool on the host's
@@ -379,7 +382,9 @@ type LogMessageParams struct {
 	Message string `json:"message"`
 }
 
-// StatusParams are hooks/status's: a handler with a statusMessage started or finished.
+// StatusParams are hooks/status's: a handler with a statusMessage started or
+// finished (State "started", "finished"), or any command handler waits for one
+// of the running slots (State "queued"; StatusMessage may then be empty).
 type StatusParams struct {
 	RunID         json.RawMessage `json:"runId"`
 	Hook          string          `json:"hook"`

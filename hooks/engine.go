@@ -55,6 +55,9 @@ type Options struct {
 	// environment that hooks get, replacing the profile's EnvFilter
 	// (initialize config.envAllowlist, --env-allow).
 	EnvAllowlist []string
+	// MaxRunning caps the command handlers running at once; more wait
+	// (running.go). 0: DefaultMaxRunning.
+	MaxRunning int
 	// LoginEnvCache runs a login-shell profile's hooks as $SHELL -c with the
 	// environment its login shell exports, resolved once per load
 	// (loginenv.go).
@@ -82,6 +85,7 @@ type Engine struct {
 	// Async handlers belong to the engine, not to the request that started
 	// them (async.go).
 	async asyncRunner
+	slots runSlots // running.go
 
 	kinds map[string]HandlerKind // by Handler.Type (handler.go)
 
@@ -121,6 +125,7 @@ func New(opts Options) *Engine {
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
 	e.runIDs.init()
 	e.async.init()
+	e.slots.init(opts.MaxRunning)
 	e.kinds = e.handlerKinds()
 	return e
 }
@@ -270,7 +275,10 @@ func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
 		return e.finishIdle(p), nil
 	}
 	ev, run, res := p.ev, p.run, p.res
+	// Built once selection is done, so that the input is not needed past
+	// here and a large request is not held twice while its hooks run.
 	stdin := e.buildInput(ev, p.input, p.turnID)
+	p.input = nil
 	// Only when a handler will read it: preparing may write files (Soong's
 	// artifact_ref).
 	if e.profile.PrepareInput != nil {
@@ -345,7 +353,9 @@ func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
 			o = syncOuts[j]
 			j++
 		}
-		res.Hooks = append(res.Hooks, hookRun(o))
+		hr := hookRun(o)
+		e.boundStderr(&hr, o.Raw)
+		res.Hooks = append(res.Hooks, hr)
 	}
 	return res, nil
 }
@@ -395,9 +405,18 @@ func hookRun(o Outcome) HookRun {
 
 // runOne runs one handler to completion and reads its output.
 func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Hook, stdin []byte) Outcome {
-	e.reportStatus(runID, h, StateStarted)
-	raw := e.execute(ctx, h, stdin)
-	e.reportStatus(runID, h, StateFinished)
+	ctx = context.WithValue(ctx, runIDKey{}, runID)
+	// Queued first (running.go), so that "started" means started.
+	release, ok := e.acquireSlot(ctx, h)
+	var raw RawResult
+	if ok {
+		e.reportStatus(runID, h, StateStarted)
+		raw = e.execute(context.WithValue(ctx, slotHeldKey{}, true), h, stdin)
+		release()
+		e.reportStatus(runID, h, StateFinished)
+	} else {
+		raw = RawResult{Cancelled: true, Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+	}
 	var o Outcome
 	if ev.Parse != nil {
 		o = ev.Parse(raw, false)
@@ -434,6 +453,13 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return RawResult{Err: fmt.Errorf("hook working directory %s is not a directory", dir), Timeout: timeout}
 		}
+	}
+	if held, _ := ctx.Value(slotHeldKey{}).(bool); !held {
+		release, ok := e.acquireSlot(ctx, h)
+		if !ok {
+			return RawResult{Cancelled: true, Timeout: timeout}
+		}
+		defer release()
 	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
@@ -494,12 +520,13 @@ func scrubEnv(env []string) []string {
 // taken from the request's input or else from the session, then any other
 // input fields as given. hook_event_name is always the event.
 func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte {
-	in := gjson.ParseBytes(input)
+	in := gjson.Parse(view(input))
 	s := e.opts.Session
 	buf := make([]byte, 0, len(input)+256)
 	buf = append(buf, '{')
 	// Strings are appended with gjson's encoder, which escapes as
-	// encoding/json does; no per-field Marshal, no map of seen names.
+	// encoding/json does: no per-field Marshal. Raw values are appended
+	// from the input as strings: no copy of a large field is made on the way.
 	add := func(k, raw string) {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
@@ -557,11 +584,15 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 		}
 	}
 	// The other input fields follow as given; the first of duplicate names
-	// wins. Inputs have a handful of fields, so a scan beats a map.
-	var extra []string
+	// wins. Most inputs have none, so the set of them is made only when one
+	// comes.
+	var extra map[string]bool
 	in.ForEach(func(k, v gjson.Result) bool {
-		if !slices.Contains(ev.InputFields, k.Str) && !slices.Contains(extra, k.Str) {
-			extra = append(extra, k.Str)
+		if !slices.Contains(ev.InputFields, k.Str) && !extra[k.Str] {
+			if extra == nil {
+				extra = map[string]bool{}
+			}
+			extra[k.Str] = true
 			add(k.Str, v.Raw)
 		}
 		return true

@@ -31,7 +31,7 @@ func (e *Engine) plan(event string, input []byte, turnID string) (*plan, error) 
 	if len(input) == 0 {
 		input = []byte("{}")
 	}
-	if in := gjson.ParseBytes(input); !in.IsObject() {
+	if in := gjson.Parse(view(input)); !in.IsObject() {
 		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
 	}
 	var gate string

@@ -3,8 +3,9 @@ package rpc
 import (
 	"context"
 	"errors"
+	"strings"
 
-	json "github.com/goccy/go-json"
+	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
 )
@@ -13,33 +14,26 @@ func init() {
 	methods["hooks/run"] = method{handle: hooksRun, quick: hooksRunQuick}
 }
 
-type hooksRunParams struct {
-	Event  *string         `json:"event"`
-	TurnID string          `json:"turnId"`
-	Input  json.RawMessage `json:"input"`
-}
-
 // hooksRun runs one event's hooks. It runs concurrently with other requests and
 // is cancelled by $/cancelRequest.
+//
+// params are read in place with gjson, and input is a slice of them: a
+// decoder would copy an input of tens of MB once or twice more.
 func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
-	var p hooksRunParams
-	if err := decodeParams(params, &p); err != nil {
+	event, turnID, input, err := readHooksRun(params)
+	if err != nil {
 		return nil, err
 	}
-	if p.Event == nil || *p.Event == "" {
-		return nil, invalidParams("invalid params: field \"event\" is required")
-	}
-	input := []byte(p.Input)
-	if len(input) == 0 || string(input) == "null" {
-		input = nil
-	}
+	// Copies: views into params would keep all of them alive.
+	name, turn := strings.Clone(event), strings.Clone(turnID)
+	params = nil // only input is needed from here on
 	e := s.Engine()
-	res, err := e.Run(ctx, *p.Event, input, p.TurnID)
+	res, err := e.Run(ctx, name, input, turn)
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {
 		return nil, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)
 	}
-	if err == nil && e.EndsSession(*p.Event) {
+	if err == nil && e.EndsSession(name) {
 		// SessionEnd: answer first, then end the session's background work
 		// and remove its spill folder.
 		return replyThen{v: res, after: func() { s.endSession(e) }}, nil
@@ -47,30 +41,40 @@ func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
 	return res, err
 }
 
-// hooksRunQuick answers a hooks/run for which no handler will run (the
-// common case: most tool calls match no hook) on the reader goroutine. It
-// leaves SessionEnd, whose reply is followed by the session's cleanup, to
-// hooksRun.
-func hooksRunQuick(s *Server, params []byte) (any, bool, error) {
-	var p hooksRunParams
-	if err := decodeParams(params, &p); err != nil {
-		return nil, true, err
+// readHooksRun reads hooks/run params in place: event and turnID are views
+// into params, input a slice of them (nil when absent or null).
+func readHooksRun(params []byte) (event, turnID string, input []byte, err error) {
+	p := gjson.Parse(bytesView(params))
+	ev, turn, in := p.Get("event"), p.Get("turnId"), p.Get("input")
+	switch {
+	case ev.Type == gjson.Null || ev.Type == gjson.String && ev.Str == "":
+		return "", "", nil, invalidParams("invalid params: field \"event\" is required")
+	case ev.Type != gjson.String:
+		return "", "", nil, invalidParams("invalid params: field \"event\": expected string, got %s", jsonType(ev))
+	case turn.Exists() && turn.Type != gjson.String && turn.Type != gjson.Null:
+		return "", "", nil, invalidParams("invalid params: field \"turnId\": expected string, got %s", jsonType(turn))
 	}
-	e := s.Engine()
-	if p.Event == nil || *p.Event == "" || e.EndsSession(*p.Event) {
-		return nil, false, nil
+	if in.Exists() && in.Type != gjson.Null {
+		if end := in.Index + len(in.Raw); in.Index > 0 && end <= len(params) {
+			input = params[in.Index:end]
+		} else {
+			input = []byte(in.Raw)
+		}
 	}
-	input := []byte(p.Input)
-	if len(input) == 0 || string(input) == "null" {
-		input = nil
+	return ev.Str, turn.Str, input, nil
+}
+
+// jsonType names the JSON type of v for an error message.
+func jsonType(v gjson.Result) string {
+	switch {
+	case v.IsObject():
+		return "object"
+	case v.IsArray():
+		return "array"
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return "boolean"
+	case v.Type == gjson.Number:
+		return "number"
 	}
-	res, ok, err := e.QuickRun(*p.Event, input, p.TurnID)
-	if !ok {
-		return nil, false, nil
-	}
-	var pe *hooks.ParamError
-	if errors.As(err, &pe) {
-		return nil, true, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)
-	}
-	return res, true, err
+	return v.Type.String()
 }

@@ -29,7 +29,11 @@ type initializeParams struct {
 		Version string `json:"version"`
 	} `json:"clientInfo"`
 	Profile string `json:"profile"`
-	Session struct {
+	// OnStdinClose is what a closed stdin does to running requests:
+	// "finish" (the default) lets them finish and answers them, "cancel"
+	// kills their handlers at once (docs/robustness.md).
+	OnStdinClose string `json:"onStdinClose"`
+	Session      struct {
 		ID             string `json:"id"`
 		Cwd            string `json:"cwd"`
 		TranscriptPath string `json:"transcriptPath"`
@@ -96,6 +100,13 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p initializeParams
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
+	}
+	switch p.OnStdinClose {
+	case "", "finish":
+	case "cancel":
+		s.cancelAtEOF.Store(true)
+	default:
+		return nil, invalidParams("invalid params: field \"onStdinClose\": %q: want \"finish\" or \"cancel\"", p.OnStdinClose)
 	}
 	opts, err := engineOptions(s.opts, &p)
 	if err != nil {
@@ -215,6 +226,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		// Where tools run, for the profile's coverage labels.
 		ToolLocations: p.Config.ToolLocations,
 		EnvAllowlist:  p.Config.EnvAllowlist,
+		MaxRunning:    defaults.MaxRunningHooks,
 		LoginEnvCache: loginEnv,
 	}, nil
 }
