@@ -61,17 +61,3 @@ func BenchmarkNodeHost_HooksRun(b *testing.B) { benchNode(b, "hookd") }
 
 // BenchmarkNodeHost_ChildProcess: the same command spawned with child_process.
 func BenchmarkNodeHost_ChildProcess(b *testing.B) { benchNode(b, "spawn") }
-
-// BenchmarkNodeHost_ChildProcessNonLogin: $SHELL -c true spawned with
-// child_process, as the real Codex CLI spawns a hook; the baseline of
-// BenchmarkHooksRun_TrivialCommandLoginEnvCache.
-func BenchmarkNodeHost_ChildProcessNonLogin(b *testing.B) {
-	b.Setenv("HOOKD_BENCH_SHELL_FLAG", "-c")
-	benchNode(b, "spawn")
-}
-
-// BenchmarkPythonHost_HooksRun: hooks/run from the standard-library host.
-func BenchmarkPythonHost_HooksRun(b *testing.B) { benchPython(b, "hookd") }
-
-// BenchmarkPythonHost_Subprocess: the same command spawned with subprocess.
-func BenchmarkPythonHost_Subprocess(b *testing.B) { benchPython(b, "subprocess") }

@@ -132,19 +132,19 @@ func procCPU(pid int) time.Duration {
 	return sum
 }
 
-// BenchmarkHooksRun_TrivialCommandLoginEnvCache: codex with the login
-// environment cache, so the hook runs as $SHELL -c true, as the real Codex
-// CLI spawns it. Baseline: BenchmarkExecCommand_TrivialCommandNonLogin.
-func BenchmarkHooksRun_TrivialCommandLoginEnvCache(b *testing.B) {
+// BenchmarkHooksRun_TrivialCommandLoginShell: the mind profile, whose
+// hooks run in a login shell ($SHELL -lc). Baseline:
+// BenchmarkExecCommand_TrivialCommandLoginShell.
+func BenchmarkHooksRun_TrivialCommandLoginShell(b *testing.B) {
 	benchHome(b, "")
-	benchRuns(b, benchServe(b, []string{"--login-env-cache"}, trueStop, nil), "Stop")
+	benchRuns(b, benchServe(b, []string{"--profile", "mind"}, trueStop, nil), "Stop")
 }
 
-// BenchmarkExecCommand_TrivialCommandNonLogin execs $SHELL -c true with the
-// Stop payload on stdin.
-func BenchmarkExecCommand_TrivialCommandNonLogin(b *testing.B) {
+// BenchmarkExecCommand_TrivialCommandLoginShell execs $SHELL -lc true with
+// the Stop payload on stdin.
+func BenchmarkExecCommand_TrivialCommandLoginShell(b *testing.B) {
 	benchHome(b, "")
-	benchExec(b, "-c")
+	benchExec(b, "-lc")
 }
 
 func benchExec(b *testing.B, flag string) {
@@ -200,8 +200,8 @@ func BenchmarkHooksRun_64Parallel(b *testing.B) {
 	}
 }
 
-// BenchmarkExec_64Parallel execs 64 $SHELL -lc "sleep 0.2" at once and
-// waits for all.
+// BenchmarkExec_64Parallel execs 64 $SHELL -c "sleep 0.2" at once (as
+// codex runs them) and waits for all.
 func BenchmarkExec_64Parallel(b *testing.B) {
 	benchHome(b, "")
 	for b.Loop() {
@@ -211,7 +211,7 @@ func BenchmarkExec_64Parallel(b *testing.B) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := exec.Command("/bin/sh", "-lc", "sleep 0.2")
+				cmd := exec.Command("/bin/sh", "-c", "sleep 0.2")
 				cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop"}`)
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out

@@ -40,7 +40,7 @@ func BenchmarkHooksRun_TrivialCommand(b *testing.B) {
 // spawn the same shell command itself, with the same stdin payload.
 func BenchmarkExecCommand_TrivialCommand(b *testing.B) {
 	benchHome(b, "")
-	benchExec(b, "-lc")
+	benchExec(b, "-c")
 }
 
 // BenchmarkHooksRun_NoMatchPipelined keeps 64 hooks/run requests in flight for

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/hooks/proc"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	Logger  *slog.Logger
 	// Host calls MCP tools and receives notifications; nil for the CLI.
 	Host Host
+	// Evaluator answers prompt and agent hooks (model/evaluate) instead of
+	// the Host: hookd run --evaluate. Nil: the Host, when it can.
+	Evaluator evaluate.Evaluator
 	// ToolLocations is where the host says tools run (tool name →
 	// LocationClient, LocationServer, LocationServerApproval), for the
 	// profile's coverage labels in List. Nil: no labels.
@@ -123,6 +127,7 @@ func New(opts Options) *Engine {
 		env = opts.Profile.EnvFilter(env)
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
+	e.state.session = opts.Session
 	e.runIDs.init()
 	e.async.init()
 	e.slots.init(opts.MaxRunning)
@@ -138,6 +143,29 @@ func (e *Engine) Close() {
 
 // Profile returns the engine's profile.
 func (e *Engine) Profile() *Profile { return e.profile }
+
+// RunIDOf is the id of the hooks/run a handler kind runs for (Result.RunID),
+// or "" outside a run.
+func RunIDOf(ctx context.Context) string {
+	id, _ := ctx.Value(runIDKey{}).(string)
+	return id
+}
+
+// Evaluator answers prompt and agent hooks: Options.Evaluator when set,
+// else the Host when it can (hookd serve), else nil.
+func (e *Engine) Evaluator() evaluate.Evaluator {
+	if e.opts.Evaluator != nil {
+		return e.opts.Evaluator
+	}
+	if ev, ok := e.opts.Host.(evaluate.Evaluator); ok {
+		return ev
+	}
+	return nil
+}
+
+// State is the profile's per-session memory (what discovery's Settings
+// and AfterCombine keep), for the handler kinds a profile adds.
+func (e *Engine) State() *State { return &e.state }
 
 // Session returns the session the engine fills inputs from.
 func (e *Engine) Session() Session { return e.opts.Session }
@@ -274,7 +302,7 @@ func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
 		}
 		return e.finishIdle(p), nil
 	}
-	ev, run, res := p.ev, p.run, p.res
+	ev, run, res, runIDs := p.ev, p.run, p.res, p.hookRunIDs
 	// Built once selection is done, so that the input is not needed past
 	// here and a large request is not held twice while its hooks run.
 	stdin := e.buildInput(ev, p.input, p.turnID)
@@ -355,7 +383,11 @@ func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
 		}
 		hr := hookRun(o)
 		e.boundStderr(&hr, o.Raw)
+		hr.RunID = runIDs[o.Hook]
 		res.Hooks = append(res.Hooks, hr)
+	}
+	for i := range res.ContinuationParts {
+		res.ContinuationParts[i].RunID = runIDs[res.ContinuationParts[i].hook]
 	}
 	return res, nil
 }
@@ -549,7 +581,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				addStr(f, e.profile.CanonicalTool(v.Str))
 				continue
 			}
-			add(f, v.Raw)
+			add(f, compactRaw(v))
 			continue
 		}
 		switch f {
@@ -593,11 +625,22 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				extra = map[string]bool{}
 			}
 			extra[k.Str] = true
-			add(k.Str, v.Raw)
+			add(k.Str, compactRaw(v))
 		}
 		return true
 	})
 	return append(buf, '}')
+}
+
+// compactRaw is a value of the host's input as one line of compact JSON,
+// keys in the host's order and string contents byte for byte (no escaping
+// of <, > or &): hooks that read one line of stdin work whatever
+// formatting the host sent, as under Codex.
+func compactRaw(v gjson.Result) string {
+	if v.IsObject() || v.IsArray() {
+		return v.Get("@ugly").Raw
+	}
+	return v.Raw
 }
 
 // checkUpdatedInput fails PreToolUse rewrites whose shape the tool cannot take:

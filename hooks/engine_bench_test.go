@@ -44,7 +44,7 @@ func BenchmarkExec_TrivialCommand(b *testing.B) {
 	b.Setenv("HOME", b.TempDir()) // no user profile for the login shell
 	stdin := []byte(`{"session_id":"s","hook_event_name":"Stop"}`)
 	for b.Loop() {
-		cmd := exec.Command("/bin/sh", "-lc", "true")
+		cmd := exec.Command("/bin/sh", "-c", "true")
 		cmd.Stdin = bytes.NewReader(stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb

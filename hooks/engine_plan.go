@@ -20,6 +20,9 @@ type plan struct {
 	turnID string
 	run    []*Hook
 	res    *Result
+	// hookRunIDs are the profile's per-hook run ids (Profile.HookRunID) of
+	// the hooks in run; nil when the profile has none.
+	hookRunIDs map[*Hook]string
 }
 
 // plan validates a run's arguments and selects its handlers.
@@ -49,7 +52,7 @@ func (e *Engine) plan(event string, input []byte, turnID string) (*plan, error) 
 		return p, nil
 	}
 	targets, _ := ev.MatchTargets(e.profile, input)
-	for _, h := range hooks {
+	for n, h := range hooks {
 		if !e.selects(ev, h, targets, input) {
 			continue
 		}
@@ -62,6 +65,13 @@ func (e *Engine) plan(event string, input []byte, turnID string) (*plan, error) 
 			continue
 		}
 		p.run = append(p.run, h)
+		// n is the hook's place among the event's hooks, in display order.
+		if e.profile.HookRunID != nil {
+			if p.hookRunIDs == nil {
+				p.hookRunIDs = map[*Hook]string{}
+			}
+			p.hookRunIDs[h] = e.profile.HookRunID(ev, n, h)
+		}
 	}
 	if e.profile.Dedupe != nil {
 		kept := e.profile.Dedupe(p.run)

@@ -11,8 +11,9 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// loginEnvEngine builds a codex engine (hooks run in $SHELL -lc, here
-// /bin/sh) whose user's ~/.profile is profile, with one Stop hook.
+// loginEnvEngine builds an engine whose hooks run in a login shell
+// (/bin/sh -lc, as Mind runs them), whose user's ~/.profile is profile,
+// with one Stop hook.
 func loginEnvEngine(t *testing.T, cache bool, profile, hook string) (e *Engine, home string) {
 	t.Helper()
 	home = t.TempDir()
@@ -23,7 +24,8 @@ func loginEnvEngine(t *testing.T, cache bool, profile, hook string) (e *Engine, 
 	t.Setenv("HOME", home)
 	t.Setenv("ENV", "")
 	hooksObj := `{"Stop":[{"hooks":[{"type":"command","command":` + jsonString(hook) + `}]}]}`
-	e = New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: t.TempDir()},
+	login := seamProfile(func(p *Profile) { p.Shell = []string{"/bin/sh", "-lc"} })
+	e = New(Options{Profile: login, Session: Session{ID: "s", Cwd: t.TempDir()},
 		Discover:    DiscoverOptions{Home: t.TempDir(), SessionHooks: []byte(hooksObj)},
 		BypassTrust: true, LoginEnvCache: cache})
 	t.Cleanup(e.Close)

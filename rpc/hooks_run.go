@@ -29,6 +29,9 @@ func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
 	params = nil // only input is needed from here on
 	e := s.Engine()
 	res, err := e.Run(ctx, name, input, turn)
+	if err == nil {
+		s.recordRun(name, turn, input, res)
+	}
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {
 		return nil, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,10 @@ type initializeParams struct {
 		Version string `json:"version"`
 	} `json:"clientInfo"`
 	Profile string `json:"profile"`
+	// Capabilities are the host's: evaluate says it answers model/evaluate.
+	Capabilities struct {
+		Evaluate bool `json:"evaluate"`
+	} `json:"capabilities"`
 	// OnStdinClose is what a closed stdin does to running requests:
 	// "finish" (the default) lets them finish and answers them, "cancel"
 	// kills their handlers at once (docs/robustness.md).
@@ -54,7 +59,10 @@ type initializeParams struct {
 		LoginEnvCache *bool         `json:"loginEnvCache"`
 		Plugins       []pluginParam `json:"plugins"`
 		PluginDirs    []string      `json:"pluginDirs"`
-		Managed       struct {
+		// Settings are extra settings files (claude: Claude Code's
+		// --settings FILE), a layer after the project's.
+		Settings []string `json:"settings"`
+		Managed  struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
 		// ConfigProfile and ToolLocations are read by profiles that use
@@ -63,6 +71,10 @@ type initializeParams struct {
 		ToolLocations map[string]string          `json:"toolLocations"`
 		EnvAllowlist  []string                   `json:"envAllowlist"`
 		Features      map[string]json.RawMessage `json:"features"`
+		// Record: append every hooks/run input and result to this file.
+		Record *string `json:"record"`
+		// Watch: reload when the hook sources change, and send hooks/changed.
+		Watch bool `json:"watch"`
 	} `json:"config"`
 }
 
@@ -114,6 +126,11 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	opts.Logger = s.log
 	opts.Host = s
+	s.canEvaluate.Store(p.Capabilities.Evaluate)
+	rec, err := s.openRecorder(&p, opts.Profile.Name)
+	if err != nil {
+		return nil, err
+	}
 	e := hooks.New(opts)
 	sum, err := e.LoadChecked()
 	if err != nil {
@@ -123,10 +140,16 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 
 	s.mu.Lock()
 	s.engine = e
+	s.record = rec
 	s.state = stateReady
 	s.mu.Unlock()
 	if p.ProcessID != nil && *p.ProcessID > 0 {
 		go s.watchParent(*p.ProcessID)
+	}
+	if p.Config.Watch {
+		if err := s.watchSources(e); err != nil {
+			s.log.Warn("cannot watch hook sources; hooks/reload still works", "error", err)
+		}
 	}
 	_, warnings := e.List("")
 	// Warnings go out right after the reply, on the reader goroutine (this
@@ -206,6 +229,16 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	var settingsFiles []string
+	for i, f := range p.Config.Settings {
+		if strings.TrimSpace(f) == "" {
+			return hooks.Options{}, invalidParams("config.settings[%d]: must be a settings file path, not empty", i)
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(sess.Cwd, f)
+		}
+		settingsFiles = append(settingsFiles, filepath.Clean(f))
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -219,6 +252,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			Plugins:           plugins,
 			PluginDirs:        pluginDirs,
 			Managed:           p.Config.Managed.Requirements,
+			Settings:          settingsFiles,
 			ConfigProfile:     p.Config.ConfigProfile,
 			Features:          features,
 		},

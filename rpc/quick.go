@@ -61,6 +61,9 @@ func hooksRunQuick(s *Server, params []byte) (any, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
+	if err == nil {
+		s.recordRun(event, turnID, input, res)
+	}
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {
 		return nil, true, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)

@@ -55,6 +55,10 @@ type Options struct {
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context
+	// Record names a file every hooks/run input and result is appended to,
+	// one JSON line each (hookd serve --record); initialize's config.record
+	// replaces it. "": none.
+	Record string
 	// WriteTimeout bounds the write of one message to the host: a host that
 	// takes nothing from stdout for that long has stopped reading, and the
 	// session ends as if it had died. 0: no bound (docs/robustness.md).
@@ -117,6 +121,7 @@ type Server struct {
 	mu      sync.Mutex
 	state   lifecycle
 	engine  *hooks.Engine
+	record  *recorder
 	cancels map[jsonrpc2.ID]context.CancelFunc
 	// ordered is closed when the last serial method (and any state-changing
 	// request queued behind it) has finished; only the reader replaces it.
@@ -136,8 +141,10 @@ type Server struct {
 
 	// conn is the connection, for calls to the host (host.go); inputClosed
 	// ends when stdin does, since no answer can arrive after that.
-	conn        atomic.Pointer[jsonrpc2.Conn]
-	callSeq     atomic.Uint64
+	conn    atomic.Pointer[jsonrpc2.Conn]
+	callSeq atomic.Uint64
+	// canEvaluate is the host's capabilities.evaluate (model/evaluate).
+	canEvaluate atomic.Bool
 	inputClosed context.Context
 	closeInput  context.CancelFunc
 	// cancelAtEOF: initialize said onStdinClose "cancel".

@@ -4,7 +4,7 @@
 // nanoseconds per operation after a warm-up.
 //
 //   node bench.js hookd|spawn N      (HOOKD_BIN names hookd; spawn runs
-//   /bin/sh $HOOKD_BENCH_SHELL_FLAG true, -lc by default)
+//   /bin/sh $HOOKD_BENCH_SHELL_FLAG true, -c by default: what Codex spawns)
 'use strict';
 
 const fs = require('node:fs');
@@ -18,7 +18,7 @@ const input = JSON.stringify({ session_id: 's', turn_id: 't', transcript_path: n
 
 function spawnOnce() {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', [process.env.HOOKD_BENCH_SHELL_FLAG || '-lc', 'true'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/bin/sh', [process.env.HOOKD_BENCH_SHELL_FLAG || '-c', 'true'], { stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.resume();
     child.stderr.resume();
     child.once('error', reject);

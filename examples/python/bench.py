@@ -32,7 +32,7 @@ def measure(op, n):
 
 
 def spawn_once():
-    subprocess.run(["/bin/sh", "-lc", "true"], input=INPUT, capture_output=True, check=True)
+    subprocess.run(["/bin/sh", "-c", "true"], input=INPUT, capture_output=True, check=True)
 
 
 def main():

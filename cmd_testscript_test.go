@@ -51,7 +51,7 @@ func TestEventInput_MistakesAreExplained(t *testing.T) {
 		sets  []string
 		want  string
 	}{
-		{"PretoolUse", nil, nil, `unknown event "PretoolUse" (known: `},
+		{"PretoolUse", nil, nil, `unknown event "PretoolUse" (did you mean "PreToolUse"?) (known: `},
 		{"Stop", []string{"a", "b"}, nil, "Stop takes at most 1 arguments (last_assistant_message); set other fields with -set PATH=VALUE"},
 		{"Stop", nil, []string{"stop_hook_active"}, `-set "stop_hook_active": want PATH=VALUE`},
 		{"Stop", nil, []string{"=1"}, `-set "=1": want PATH=VALUE`},

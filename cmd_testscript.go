@@ -105,7 +105,7 @@ func cmdEvent(ts *testscript.TestScript, neg bool, args []string) {
 // eventInput builds the input JSON of one event.
 func eventInput(event string, args, sets []string) ([]byte, error) {
 	if !knownEvent(event) {
-		return nil, fmt.Errorf("unknown event %q (known: %s)", event, strings.Join(allEvents(), ", "))
+		return nil, fmt.Errorf("unknown event %q%s (known: %s)", event, didYouMean(event, allEvents()), strings.Join(allEvents(), ", "))
 	}
 	shape := eventArgs[event]
 	if len(args) > len(shape.args) {
@@ -365,4 +365,24 @@ func sameJSON(a, b string) bool {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// parseInterspersed parses flags that may come before or after positional
+// arguments ("event -o in.json PreToolUse" and "event PreToolUse -o in.json").
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
 }

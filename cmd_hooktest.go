@@ -8,7 +8,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,25 +18,17 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/spf13/cobra"
 )
 
-func testFlags(out io.Writer) (*flag.FlagSet, *testOpts) {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(out)
-	to := &testOpts{}
-	fs.BoolVar(&to.verbose, "v", false, "print every script's log, not only the failing ones")
-	fs.BoolVar(&to.work, "work", false, "keep each script's $WORK folder and print its path")
-	fs.StringVar(&to.run, "run", "", "run only the scripts whose name (file name without .txtar) matches this regular expression")
-	fs.Usage = func() {
-		fmt.Fprint(out, `Usage: hookd test [flags] [SCRIPT.txtar | DIR]...
-
-Runs plugin test scripts (txtar files in the testscript language). Without
+const testLong = `Runs plugin test scripts (txtar files in the testscript language). Without
 arguments it runs ./testscripts/*.txtar; a DIR runs DIR/testscripts/*.txtar,
 or DIR/*.txtar when DIR has no testscripts folder. Exit 0 when every script
 passes, 1 otherwise; a failing script prints its log up to the failing line.
 
 In a script, besides the testscript builtins (exec, stdout, cmp, env, ...):
-  hookd ARGS...               this hookd binary (! hookd ... when it must exit non-zero)
+  hookd ARGS...               this hookd binary (! hookd ... when it must exit non-zero;
+                              exec hookd works too)
   event [-o FILE] [-set PATH=VALUE]... EVENT [ARGS...]
                               write an event input (default event.json), e.g.
                               event PreToolUse Bash 'rm -rf /'
@@ -52,60 +43,109 @@ In a script, besides the testscript builtins (exec, stdout, cmp, env, ...):
                               path with #: testscript reads # as a comment)
 Every command takes ! to negate it.
 
-Variables: $PLUGIN (the plugin folder; also $PLUGIN_ROOT, $CLAUDE_PLUGIN_ROOT),
-$PLUGIN_DATA, $CODEX_HOME (an empty folder in $WORK), $HOOKD (this binary), $WORK.
+Scripts run strict (HOOKD_STRICT=1): a hooks file that discovery would skip
+with a warning makes hookd run and hookd list fail, so a broken plugin cannot
+pass as "decision none". A script that means to test such a file says so:
+"! hookd run ..." with "stderr ...", or "hookd run --strict=false ...".
 
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	return fs, to
-}
+Variables: $PLUGIN (the plugin folder; also $PLUGIN_ROOT, $CLAUDE_PLUGIN_ROOT),
+$PLUGIN_DATA, $CODEX_HOME (an empty folder in $WORK), $HOOKD (this binary), $WORK.`
 
 type testOpts struct {
-	verbose, work bool
-	run           string
+	verbose, work, watch bool
+	run                  string
 }
 
-func cmdTest(args []string, stdout, stderr io.Writer) (int, error) {
-	fs, to := testFlags(stderr)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 1, errUsage
+func newTestCmd(cio *cmdIO) *cobra.Command {
+	to := &testOpts{}
+	cmd := &cobra.Command{
+		Use:   "test [flags] [SCRIPT.txtar | DIR]...",
+		Short: "Run a plugin's test scripts (default ./testscripts/*.txtar)",
+		Long:  testLong,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTests(to, args, cio)
+		},
 	}
+	cmd.Flags().BoolVarP(&to.verbose, "verbose", "v", false, "print every script's log, not only the failing ones")
+	cmd.Flags().BoolVar(&to.work, "work", false, "keep each script's $WORK folder and print its path")
+	cmd.Flags().BoolVar(&to.watch, "watch", false, "after the run, run the scripts again whenever a file of the plugin changes, until Ctrl-C")
+	cmd.Flags().StringVar(&to.run, "run", "", "run only the scripts whose name (file name without .txtar) matches this `regexp`")
+	return cmd
+}
+
+func runTests(to *testOpts, args []string, cio *cmdIO) error {
+	stdout := cio.stdout
 	var filter *regexp.Regexp
 	if to.run != "" {
+		var err error
 		if filter, err = regexp.Compile(to.run); err != nil {
-			return 1, fmt.Errorf("-run: %w", err)
+			return usagef("--run: %v", err)
 		}
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return 1, fmt.Errorf("find the hookd binary for scripts: %w", err)
+		return fmt.Errorf("find the hookd binary for scripts: %w", err)
 	}
-	suites, err := findScripts(pos, filter)
+	suites, err := findScripts(args, filter)
 	if err != nil {
-		return 1, err
+		return err
 	}
+	bin, err := os.MkdirTemp("", "hookd-test-bin-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(bin)
+	// "exec hookd" in a script finds this binary first on $PATH.
+	if err := os.Symlink(self, filepath.Join(bin, "hookd")); err != nil {
+		return fmt.Errorf("put hookd on the scripts' PATH: %w", err)
+	}
+	err = runSuites(to, suites, self, bin, stdout)
+	if !to.watch {
+		return err
+	}
+	logger, _ := newLogger("warn", cio.stderr)
+	ctx := signalContext(logger)
+	fmt.Fprintln(stdout, "watching the plugin folders: the scripts run again on every change (Ctrl-C to stop)")
+	return watchAndRerun(ctx, func() []string { return suiteFolders(suites) }, func() {
+		fmt.Fprintf(stdout, "\n--- change seen at %s: running again\n", time.Now().Format("15:04:05"))
+		if again, ferr := findScripts(args, filter); ferr != nil {
+			fmt.Fprintf(stdout, "%v\n", ferr)
+		} else {
+			suites = again
+			_ = runSuites(to, suites, self, bin, stdout)
+		}
+	}, nil)
+}
+
+// runSuites runs every suite once and prints the summary line.
+func runSuites(to *testOpts, suites []suite, self, bin string, stdout io.Writer) error {
 	r := &scriptRunner{out: stdout, verbose: to.verbose}
 	for _, s := range suites {
-		r.runSuite(s, self, to.work)
+		r.runSuite(s, self, bin, to.work)
 	}
 	switch {
 	case r.failed > 0:
 		fmt.Fprintf(stdout, "FAIL: %d of %d scripts failed\n", r.failed, r.ran)
-		return 1, nil
+		return exitError{1}
 	case r.ran == 0:
 		// As go test does when -run matches nothing: say so, but pass.
-		fmt.Fprintf(stdout, "warning: no scripts to run (-run %q matches none)\n", to.run)
-		return 0, nil
+		fmt.Fprintf(stdout, "warning: no scripts to run (--run %q matches none)\n", to.run)
+		return nil
 	case r.ran == r.skipped:
 		fmt.Fprintf(stdout, "no script ran: %d skipped\n", r.skipped)
-		return 0, nil
+		return nil
 	default:
-		fmt.Fprintf(stdout, "PASS: %d scripts\n", r.ran-r.skipped)
-		return 0, nil
+		fmt.Fprintf(stdout, "PASS: %s\n", plural(r.ran-r.skipped, "script"))
+		return nil
 	}
+}
+
+// plural is "1 script", "2 scripts".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // A suite is the scripts of one plugin: they share the plugin folder.
@@ -205,12 +245,12 @@ type scriptRunner struct {
 	ran, failed, skipped int
 }
 
-func (r *scriptRunner) runSuite(s suite, self string, keepWork bool) {
+func (r *scriptRunner) runSuite(s suite, self, bin string, keepWork bool) {
 	params := testscript.Params{
 		Files:    s.files,
 		TestWork: keepWork,
 		Setup: func(env *testscript.Env) error {
-			return setupScriptEnv(env, s.plugin, self, keepWork)
+			return setupScriptEnv(env, s.plugin, self, bin, keepWork)
 		},
 		Cmds: scriptCmds(self),
 	}
@@ -233,7 +273,22 @@ func (r *scriptRunner) runSuite(s suite, self string, keepWork bool) {
 
 // setupScriptEnv gives a script its plugin and a private Codex home, data and
 // XDG folders under $WORK, so nothing of the user's own setup leaks in.
-func setupScriptEnv(env *testscript.Env, plugin, self string, keepWork bool) error {
+func setupScriptEnv(env *testscript.Env, plugin, self, bin string, keepWork bool) error {
+	if err := scriptEnv(env, plugin); err != nil {
+		return err
+	}
+	env.Setenv("HOOKD", self)
+	env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+	if t, ok := env.T().(*scriptT); ok && keepWork {
+		t.work = env.WorkDir
+	}
+	return nil
+}
+
+// scriptEnv is the environment every script gets, under hookd test and under
+// go test (hookd's own testscripts/): the same variables, so a script that
+// passes in one passes in the other.
+func scriptEnv(env *testscript.Env, plugin string) error {
 	data := filepath.Join(env.WorkDir, ".plugin-data")
 	home := filepath.Join(env.WorkDir, ".codex")
 	for _, d := range []string{data, home} {
@@ -242,7 +297,6 @@ func setupScriptEnv(env *testscript.Env, plugin, self string, keepWork bool) err
 		}
 	}
 	vars := [][2]string{
-		{"HOOKD", self},
 		{"PLUGIN", plugin},
 		{"PLUGIN_ROOT", plugin},
 		{"CLAUDE_PLUGIN_ROOT", plugin},
@@ -253,12 +307,10 @@ func setupScriptEnv(env *testscript.Env, plugin, self string, keepWork bool) err
 		{"XDG_DATA_HOME", filepath.Join(env.WorkDir, ".local", "share")},
 		{"XDG_STATE_HOME", filepath.Join(env.WorkDir, ".local", "state")},
 		{"XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache")},
+		{"HOOKD_STRICT", "1"},
 	}
 	for _, kv := range vars {
 		env.Setenv(kv[0], kv[1])
-	}
-	if t, ok := env.T().(*scriptT); ok && keepWork {
-		t.work = env.WorkDir
 	}
 	return nil
 }
