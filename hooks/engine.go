@@ -78,6 +78,8 @@ type Engine struct {
 	async asyncRunner
 
 	kinds map[string]HandlerKind // by Handler.Type (handler.go)
+
+	scope scopeState // skills activated, subagents running, once-only hooks spent (scope.go)
 }
 
 // ErrUnknownEvent is returned by Run for an event the profile does not know.
@@ -191,6 +193,8 @@ type HookInfo struct {
 	// Coverage is the profile's label for how much of its tools the hook
 	// sees, when the host declared where tools run (Profile.Coverage).
 	Coverage string `json:"coverage,omitempty"`
+	// Scope is the agent or skill a scoped hook belongs to (scope.go).
+	Scope *ScopeInfo `json:"scope,omitempty"`
 }
 
 // List returns the hooks of one event (all when event is ""), in display
@@ -204,7 +208,7 @@ func (e *Engine) List(event string) ([]HookInfo, []Warning) {
 		}
 		info := HookInfo{Key: h.Key, Event: h.Event, Source: h.Source, Handler: h.Handler,
 			Hash: h.Hash, Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == "",
-			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h)}
+			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h), Scope: e.scopeInfo(h)}
 		if h.HasMatcher {
 			m := h.Matcher
 			info.Matcher = &m
@@ -267,9 +271,11 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
 	hooks, _ := e.snapshot()
+	scope := e.scopeOf(input)
+	defer e.endScope(ev, scope)
 	var run []*Hook
 	for _, h := range hooks {
-		if h.Event != ev.Name || !e.selects(ev, h, targets, input) {
+		if h.Event != ev.Name || !e.inScope(h, scope) || !e.selects(ev, h, targets, input) {
 			continue
 		}
 		if gate != "" {
@@ -278,6 +284,10 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		}
 		if why := e.skipReason(h); why != "" {
 			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: why})
+			continue
+		}
+		if !e.claimOnce(h) {
+			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: SkipOnce})
 			continue
 		}
 		run = append(run, h)
@@ -393,7 +403,7 @@ func hookRun(o Outcome) HookRun {
 		DurationMs: o.Raw.Duration.Milliseconds(), Stderr: o.Raw.Stderr, Async: o.Status == StatusStarted,
 		StdoutDropped: o.Raw.StdoutDropped, StderrDropped: o.Raw.StderrDropped,
 		StdoutSpilled: o.Raw.StdoutSpilled, StderrSpilled: o.Raw.StderrSpilled,
-		Metadata: o.Metadata, Logs: o.Logs}
+		Metadata: o.Metadata, Logs: o.Logs, Scope: o.Hook.Scope.ref()}
 	if r.Status == StatusStopped {
 		r.Status = StatusSucceeded
 	}
@@ -422,6 +432,9 @@ func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Ho
 
 // execute runs the handler by its kind (handler.go).
 func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
+	if h.Scope != nil && h.Scope.Fail != "" {
+		return RawResult{Err: errors.New(h.Scope.Fail), Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+	}
 	if k, ok := e.kinds[h.Handler.Type]; ok {
 		return k.Run(ctx, h, stdin)
 	}

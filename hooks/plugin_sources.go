@@ -124,6 +124,7 @@ func (e *Engine) hookEnv(h *Hook) []string {
 	env := make([]string, 0, len(e.env)+len(h.Env)+1)
 	env = append(env, e.env...)
 	env = append(env, envList(h.Env)...)
+	env = append(env, scopeEnv(h)...)
 	return append(env, "CLAUDE_PROJECT_DIR="+e.projectDir())
 }
 
