@@ -141,7 +141,18 @@ func (fm *frontmatter) at(path string) string {
 		return ""
 	}
 	n, err := p.FilterFile(fm.file)
-	if err != nil || n == nil || n.GetToken() == nil || n.GetToken().Position == nil {
+	if err != nil || n == nil {
+		return ""
+	}
+	// A mapping is placed at its first key, not at the ":" after it.
+	for {
+		m, ok := n.(*ast.MappingNode)
+		if !ok || len(m.Values) == 0 {
+			break
+		}
+		n = m.Values[0].Key
+	}
+	if n.GetToken() == nil || n.GetToken().Position == nil {
 		return ""
 	}
 	pos := n.GetToken().Position
