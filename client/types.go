@@ -243,6 +243,8 @@ type HookRun struct {
 	// fields, where the profile has them (soong).
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	Logs     json.RawMessage `json:"logs,omitempty"`
+	// Scope names the agent or skill of a scoped hook (scoped.go).
+	Scope *RunScope `json:"scope,omitempty"`
 }
 
 // Skip names a hook that matched but did not run.
@@ -277,6 +279,8 @@ type HookInfo struct {
 	TrustedHash string `json:"trustedHash,omitempty"`
 	// SkipReason says why a hook that is not runnable would be skipped.
 	SkipReason string `json:"skipReason,omitempty"`
+	// Scope is the agent or skill a scoped hook belongs to (scoped.go).
+	Scope *HookScope `json:"scope,omitempty"`
 }
 
 // HookSource says where a hook was configured.
