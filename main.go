@@ -214,6 +214,7 @@ func runFlags(out io.Writer) (*flag.FlagSet, *engineFlags, *runOpts) {
 	ef.register(fs)
 	fs.StringVar(&ro.input, "input", "", "event input JSON: a file, or - for stdin (default: {})")
 	fs.StringVar(&ro.turnID, "turn-id", "", "turn_id given to turn-scoped events")
+	fs.Var(&ro.skills, "activate-skill", "run as after the agent invoked this skill `NAME`: its frontmatter hooks join (claude; repeatable)")
 	fs.Usage = func() {
 		fmt.Fprint(out, "Usage: hookd run EVENT [--input FILE|-] [flags]\n\nRuns the hooks that match EVENT once and prints the combined result as JSON.\nExit 0 when nothing blocks, 2 when the outcome denies or blocks, 1 on error.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -221,7 +222,10 @@ func runFlags(out io.Writer) (*flag.FlagSet, *engineFlags, *runOpts) {
 	return fs, ef, ro
 }
 
-type runOpts struct{ input, turnID string }
+type runOpts struct {
+	input, turnID string
+	skills        skillFlag
+}
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs, ef, ro := runFlags(stderr)
@@ -253,6 +257,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	warnReview(e, stderr)
 	_, leftOut := e.Sources()
 	printLeftOut(stderr, "warning: ", leftOut)
+	activateSkills(e, ro.skills, stderr)
 	res, err := e.Run(signalContext(), pos[0], input, ro.turnID)
 	if err != nil {
 		return 1, err
@@ -376,10 +381,10 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 			if cov == "" {
 				cov = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\t%s\n", h.Key, h.Event, matcher, h.Source.Layer, trust, h.Enabled, cov)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\t%s\n", h.Key, h.Event, matcher, sourceCell(h), trust, h.Enabled, cov)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\n", h.Key, h.Event, matcher, h.Source.Layer, trust, h.Enabled)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\n", h.Key, h.Event, matcher, sourceCell(h), trust, h.Enabled)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
