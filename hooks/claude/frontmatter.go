@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 
 	"github.com/hookd/hookd/hooks"
 )
@@ -54,7 +55,12 @@ func readFrontmatter(path string, data []byte) (*frontmatter, string) {
 		return nil, fmt.Sprintf("ignoring the frontmatter of %s: no closing \"---\" line", path)
 	}
 	src := []byte(strings.Join(body, ""))
-	fm := &frontmatter{path: path, first: 2}
+	fm := &frontmatter{path: path, first: 2, doc: gjson.Parse("{}")}
+	if !hooksKey.Match(src) {
+		// Most agents and skills declare no hooks: their frontmatter is
+		// not parsed at all (hookd reads nothing else from it).
+		return fm, ""
+	}
 	f, err := parser.ParseBytes(src, 0)
 	if err != nil {
 		// Claude Code reads a description such as "Use when: ..." although
@@ -67,26 +73,43 @@ func readFrontmatter(path string, data []byte) (*frontmatter, string) {
 		return nil, fmt.Sprintf("ignoring the frontmatter of %s: %s", path, fm.yamlError(err))
 	}
 	fm.file = f
-	var v any
-	if len(f.Docs) > 0 && f.Docs[0].Body != nil {
-		if err := yaml.NodeToValue(f.Docs[0].Body, &v, yaml.UseOrderedMap()); err != nil {
-			return nil, fmt.Sprintf("ignoring the frontmatter of %s: %s", path, fm.yamlError(err))
-		}
-	}
-	if v == nil {
-		fm.doc = gjson.Parse("{}")
+	if len(f.Docs) == 0 || f.Docs[0].Body == nil {
 		return fm, ""
 	}
-	js, err := yaml.MarshalWithOptions(v, yaml.JSON())
-	if err != nil {
-		return nil, fmt.Sprintf("ignoring the frontmatter of %s: %v", path, err)
+	top, ok := f.Docs[0].Body.(*ast.MappingNode)
+	if !ok {
+		if mv, one := f.Docs[0].Body.(*ast.MappingValueNode); one {
+			top, ok = &ast.MappingNode{Values: []*ast.MappingValueNode{mv}}, true
+		}
 	}
-	fm.doc = gjson.ParseBytes(js)
-	if !fm.doc.IsObject() {
+	if !ok {
 		return nil, fmt.Sprintf("ignoring the frontmatter of %s: expected a mapping of fields%s", path, fm.at("$"))
 	}
+	// Only the fields hookd reads are turned into JSON: name and hooks.
+	doc := []byte("{}")
+	for _, mv := range top.Values {
+		key := mv.Key.String()
+		if key != "name" && key != "hooks" {
+			continue
+		}
+		var v any
+		if err := yaml.NodeToValue(mv.Value, &v, yaml.UseOrderedMap()); err != nil {
+			return nil, fmt.Sprintf("ignoring the frontmatter of %s: %s", path, fm.yamlError(err))
+		}
+		js, err := yaml.MarshalWithOptions(v, yaml.JSON())
+		if err != nil {
+			return nil, fmt.Sprintf("ignoring the frontmatter of %s: %v", path, err)
+		}
+		if doc, err = sjson.SetRawBytes(doc, key, bytes.TrimSpace(js)); err != nil {
+			return nil, fmt.Sprintf("ignoring the frontmatter of %s: %v", path, err)
+		}
+	}
+	fm.doc = gjson.ParseBytes(doc)
 	return fm, ""
 }
+
+// hooksKey finds a top-level "hooks:" key in YAML text.
+var hooksKey = regexp.MustCompile(`(?m)^["']?hooks["']?[ \t]*:`)
 
 // looseLine is a top-level "key: value" line.
 var looseLine = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(\S.*?)[ \t\r]*$`)

@@ -291,7 +291,7 @@ func TestScoped_PluginAgentHooksAreIgnoredWithAWarning(t *testing.T) {
 
 func TestScoped_WarningsNameTheLineInTheMarkdownFile(t *testing.T) {
 	bad := "---\nname: bad\ndescription: x\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: exit 0\n          timeout: soon\n---\n"
-	broken := "---\nname: [unclosed\n---\n"
+	broken := "---\nname: [unclosed\nhooks:\n  Stop: []\n---\n"
 	root := claudeFiles(t, map[string]string{"home/agents/bad.md": bad, "home/agents/broken.md": broken})
 	e, _ := claudeEngine(t, root, nil)
 	_, warns := e.List("")
@@ -303,7 +303,7 @@ func TestScoped_WarningsNameTheLineInTheMarkdownFile(t *testing.T) {
 	if !strings.Contains(all, filepath.Join(root, "home", "agents", "bad.md")) || !strings.Contains(all, "timeout") || !strings.Contains(all, "(line 10, column 20)") {
 		t.Fatalf("no positioned warning for the bad timeout:\n%s", all)
 	}
-	if !strings.Contains(all, "ignoring the frontmatter of "+filepath.Join(root, "home", "agents", "broken.md")) || !strings.Contains(all, "(line 2,") {
+	if !strings.Contains(all, "ignoring the frontmatter of "+filepath.Join(root, "home", "agents", "broken.md")) || !strings.Contains(all, "(line 3, column 1)") {
 		t.Fatalf("no positioned warning for the broken YAML:\n%s", all)
 	}
 }
