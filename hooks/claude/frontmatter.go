@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	json "github.com/goccy/go-json"
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
@@ -96,16 +97,56 @@ func readFrontmatter(path string, data []byte) (*frontmatter, string) {
 		if err := yaml.NodeToValue(mv.Value, &v, yaml.UseOrderedMap()); err != nil {
 			return nil, fmt.Sprintf("ignoring the frontmatter of %s: %s", path, fm.yamlError(err))
 		}
-		js, err := yaml.MarshalWithOptions(v, yaml.JSON())
+		js, err := appendJSON(nil, v)
 		if err != nil {
 			return nil, fmt.Sprintf("ignoring the frontmatter of %s: %v", path, err)
 		}
-		if doc, err = sjson.SetRawBytes(doc, key, bytes.TrimSpace(js)); err != nil {
+		if doc, err = sjson.SetRawBytes(doc, key, js); err != nil {
 			return nil, fmt.Sprintf("ignoring the frontmatter of %s: %v", path, err)
 		}
 	}
 	fm.doc = gjson.ParseBytes(doc)
 	return fm, ""
+}
+
+// appendJSON appends v, a value NodeToValue decoded with UseOrderedMap, as
+// JSON: mappings keep their key order. go-yaml's own YAML-to-JSON path
+// builds a YAML document and re-encodes it, which made discovery of 200
+// definitions several times slower (BenchmarkClaudeDiscover_*).
+func appendJSON(buf []byte, v any) ([]byte, error) {
+	var err error
+	switch x := v.(type) {
+	case yaml.MapSlice:
+		buf = append(buf, '{')
+		for i, it := range x {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			k, _ := json.Marshal(fmt.Sprint(it.Key))
+			buf = append(append(buf, k...), ':')
+			if buf, err = appendJSON(buf, it.Value); err != nil {
+				return nil, err
+			}
+		}
+		return append(buf, '}'), nil
+	case []any:
+		buf = append(buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if buf, err = appendJSON(buf, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(buf, ']'), nil
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return nil, err
+		}
+		return append(buf, b...), nil
+	}
 }
 
 // hooksKey finds a top-level "hooks:" key in YAML text.
