@@ -12,10 +12,13 @@ import (
 // scopedBenchHome writes a Claude Code user folder with n agents and n
 // skills, each declaring two hooks in its frontmatter, as real plugins'
 // agents do (a PreToolUse guard and a Stop check).
-func scopedBenchHome(b *testing.B, n int) string {
+func scopedBenchHome(b *testing.B, n int, withHooks bool) string {
 	b.Helper()
 	home := b.TempDir()
 	block := "hooks:\n  PreToolUse:\n    - matcher: Bash|Edit|Write\n      hooks:\n        - type: command\n          command: \"${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh\"\n          timeout: 10\n  Stop:\n    - hooks:\n        - type: command\n          command: echo done\n"
+	if !withHooks {
+		block = ""
+	}
 	body := "\nYou are a careful assistant. Follow the project's conventions.\n\n## Steps\n1. Read.\n2. Act.\n"
 	write := func(path, text string) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -37,7 +40,16 @@ func scopedBenchHome(b *testing.B, n int) string {
 // BenchmarkClaudeDiscover_100Agents100Skills is what initialize spends
 // finding hooks in a user folder with 100 agents and 100 skills (400 hooks).
 func BenchmarkClaudeDiscover_100Agents100Skills(b *testing.B) {
-	home := scopedBenchHome(b, 100)
+	benchDiscover(b, scopedBenchHome(b, 100, true), 400)
+}
+
+// BenchmarkClaudeDiscover_100Agents100SkillsWithoutHooks is the common case:
+// definitions that declare no hooks, whose YAML is then not parsed.
+func BenchmarkClaudeDiscover_100Agents100SkillsWithoutHooks(b *testing.B) {
+	benchDiscover(b, scopedBenchHome(b, 100, false), 0)
+}
+
+func benchDiscover(b *testing.B, home string, want int) {
 	e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "bench", Cwd: b.TempDir()},
 		Discover: hooks.DiscoverOptions{Home: home}})
 	defer e.Close()
@@ -46,8 +58,8 @@ func BenchmarkClaudeDiscover_100Agents100Skills(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if sum.Installed != 400 {
-			b.Fatalf("installed %d hooks, want 400", sum.Installed)
+		if sum.Installed != want {
+			b.Fatalf("installed %d hooks, want %d", sum.Installed, want)
 		}
 	}
 }
