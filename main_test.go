@@ -18,7 +18,8 @@ func TestMain(m *testing.M) {
 	// Under -race every hookd child would sleep 1 s at exit to flush reports;
 	// it has none to flush when it passes, so skip the wait.
 	os.Setenv("GORACE", "atexit_sleep_ms=0")
-	testscript.Main(m, map[string]func(){
+	// The run fails if any test leaves a process behind (leftover_*_test.go).
+	testscript.Main(noLeftovers{m}, map[string]func(){
 		"hookd": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
@@ -32,13 +33,11 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testscripts",
 		RequireExplicitExec: true,
+		// The environment hookd test gives scripts, $PLUGIN being the
+		// repository: "hookd test" in a clone runs these scripts too.
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("FIXTURES", filepath.Join(root, "fixtures"))
-			env.Setenv("REPO", root)
-			env.Setenv("CODEX_HOME", filepath.Join(env.WorkDir, ".codex"))
-			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".local", "share"))
 			env.Setenv("SHELL", "/bin/sh")
-			return nil
+			return scriptEnv(env, root)
 		},
 	})
 }

@@ -77,6 +77,12 @@ type ConfigParams struct {
 	// nil leaves hookd serve's --bypass-trust default.
 	BypassTrust *bool           `json:"bypassTrust,omitempty"`
 	Features    map[string]bool `json:"features,omitempty"`
+	// Record appends every hooks/run input and result to this file, one
+	// JSON line each, for hookd replay.
+	Record string `json:"record,omitempty"`
+	// Watch reloads hooks when their files change and sends hooks/changed
+	// (HooksChanged).
+	Watch bool `json:"watch,omitempty"`
 }
 
 // ProjectParams name the project; its hooks load only when it is trusted.
@@ -347,6 +353,9 @@ type AsyncResult struct {
 // TakePendingResult holds the async results not delivered yet, oldest first.
 type TakePendingResult struct {
 	Results []AsyncResult `json:"results"`
+	// Dropped counts the async results hookd dropped, oldest first, because
+	// a bound was reached (docs/robustness.md) since the last TakePending.
+	Dropped int `json:"dropped"`
 }
 
 // CallToolParams are hookd's mcp/callTool request: call Tool on the host's
@@ -379,10 +388,47 @@ type LogMessageParams struct {
 	Message string `json:"message"`
 }
 
-// StatusParams are hooks/status's: a handler with a statusMessage started or finished.
+// StatusParams are hooks/status's: a handler with a statusMessage started or
+// finished (State "started", "finished"), or any command handler waits for one
+// of the running slots (State "queued"; StatusMessage may then be empty).
 type StatusParams struct {
 	RunID         json.RawMessage `json:"runId"`
 	Hook          string          `json:"hook"`
 	StatusMessage string          `json:"statusMessage"`
 	State         string          `json:"state"`
+}
+
+// ExplainResult says, for one event and input, what each discovered hook
+// would do (hooks/explain).
+type ExplainResult struct {
+	Hooks []Explanation `json:"hooks"`
+}
+
+// Explanation is one hook in an ExplainResult: whether it would run and, if
+// not, why (Reason: otherEvent, matcher, if, untrusted, modified, disabled,
+// managedOnly, hooksDisabled, duplicate, or a profile's own).
+type Explanation struct {
+	Key            string     `json:"key"`
+	Event          string     `json:"event"`
+	Source         HookSource `json:"source"`
+	Line           int        `json:"line,omitempty"`
+	Column         int        `json:"column,omitempty"`
+	Matcher        *string    `json:"matcher"`
+	MatchedAgainst []string   `json:"matchedAgainst,omitempty"`
+	Runs           bool       `json:"runs"`
+	Reason         string     `json:"reason,omitempty"`
+	Detail         string     `json:"detail,omitempty"`
+	Type           string     `json:"type"`
+	Command        string     `json:"command,omitempty"`
+	// Scope names the agent or skill of a scoped hook (scoped.go).
+	Scope *RunScope `json:"scope,omitempty"`
+}
+
+// HooksChanged is the hooks/changed notification hookd sends after it
+// reloaded changed hook files by itself (ConfigParams.Watch).
+type HooksChanged struct {
+	Summary
+	Added          []string `json:"added"`
+	Removed        []string `json:"removed"`
+	AwaitingReview []string `json:"awaitingReview"`
 }

@@ -55,6 +55,9 @@ type Options struct {
 	// environment that hooks get, replacing the profile's EnvFilter
 	// (initialize config.envAllowlist, --env-allow).
 	EnvAllowlist []string
+	// MaxRunning caps the command handlers running at once; more wait
+	// (running.go). 0: DefaultMaxRunning.
+	MaxRunning int
 }
 
 // Engine discovers hooks and runs them for events. It is safe for concurrent
@@ -76,6 +79,7 @@ type Engine struct {
 	// Async handlers belong to the engine, not to the request that started
 	// them (async.go).
 	async asyncRunner
+	slots runSlots // running.go
 
 	kinds map[string]HandlerKind // by Handler.Type (handler.go)
 
@@ -114,6 +118,7 @@ func New(opts Options) *Engine {
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
 	e.async.init()
+	e.slots.init(opts.MaxRunning)
 	e.kinds = e.handlerKinds()
 	return e
 }
@@ -255,7 +260,7 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	if len(input) == 0 {
 		input = []byte("{}")
 	}
-	if in := gjson.ParseBytes(input); !in.IsObject() {
+	if in := gjson.Parse(view(input)); !in.IsObject() {
 		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
 	}
 	var gate string
@@ -266,7 +271,6 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		}
 		gate = why
 	}
-	stdin := e.buildInput(ev, input, turnID)
 	targets, _ := ev.MatchTargets(e.profile, input)
 
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
@@ -297,6 +301,10 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		res.Skipped = append(res.Skipped, dropped(run, kept)...)
 		run = kept
 	}
+	// Built once selection is done, so that input is not needed past here
+	// and a large request is not held twice while its hooks run.
+	stdin := e.buildInput(ev, input, turnID)
+	input = nil
 	// Only when a handler will read it: preparing may write files (Soong's
 	// artifact_ref).
 	if e.profile.PrepareInput != nil && len(run) > 0 {
@@ -366,7 +374,9 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 			o = syncOuts[j]
 			j++
 		}
-		res.Hooks = append(res.Hooks, hookRun(o))
+		hr := hookRun(o)
+		e.boundStderr(&hr, o.Raw)
+		res.Hooks = append(res.Hooks, hr)
 	}
 	return res, nil
 }
@@ -416,9 +426,18 @@ func hookRun(o Outcome) HookRun {
 
 // runOne runs one handler to completion and reads its output.
 func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Hook, stdin []byte) Outcome {
-	e.reportStatus(runID, h, StateStarted)
-	raw := e.execute(ctx, h, stdin)
-	e.reportStatus(runID, h, StateFinished)
+	ctx = context.WithValue(ctx, runIDKey{}, runID)
+	// Queued first (running.go), so that "started" means started.
+	release, ok := e.acquireSlot(ctx, h)
+	var raw RawResult
+	if ok {
+		e.reportStatus(runID, h, StateStarted)
+		raw = e.execute(context.WithValue(ctx, slotHeldKey{}, true), h, stdin)
+		release()
+		e.reportStatus(runID, h, StateFinished)
+	} else {
+		raw = RawResult{Cancelled: true, Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+	}
 	var o Outcome
 	if ev.Parse != nil {
 		o = ev.Parse(raw, false)
@@ -457,6 +476,13 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return RawResult{Err: fmt.Errorf("hook working directory %s is not a directory", dir), Timeout: timeout}
 		}
+	}
+	if held, _ := ctx.Value(slotHeldKey{}).(bool); !held {
+		release, ok := e.acquireSlot(ctx, h)
+		if !ok {
+			return RawResult{Cancelled: true, Timeout: timeout}
+		}
+		defer release()
 	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
@@ -517,12 +543,14 @@ func scrubEnv(env []string) []string {
 // taken from the request's input or else from the session, then any other
 // input fields as given. hook_event_name is always the event.
 func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte {
-	in := gjson.ParseBytes(input)
+	in := gjson.Parse(view(input))
 	s := e.opts.Session
 	buf := make([]byte, 0, len(input)+256)
 	buf = append(buf, '{')
 	seen := make(map[string]bool, len(ev.InputFields))
-	add := func(k string, raw []byte) {
+	// Raw values are appended from the input as strings: no copy of a
+	// large field is made on the way.
+	add := func(k string, raw string) {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
@@ -531,7 +559,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 		buf = append(buf, ':')
 		buf = append(buf, raw...)
 	}
-	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
+	str := func(v string) string { b, _ := json.Marshal(v); return string(b) }
 	for _, f := range ev.InputFields {
 		seen[f] = true
 		if f == "hook_event_name" {
@@ -543,7 +571,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				add(f, str(e.profile.CanonicalTool(v.Str)))
 				continue
 			}
-			add(f, []byte(v.Raw))
+			add(f, v.Raw)
 			continue
 		}
 		switch f {
@@ -553,7 +581,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 			add(f, str(s.Cwd))
 		case "transcript_path":
 			if s.TranscriptPath == "" {
-				add(f, []byte("null"))
+				add(f, "null")
 			} else {
 				add(f, str(s.TranscriptPath))
 			}
@@ -572,15 +600,15 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				add(f, str(turnID))
 			}
 		case "last_assistant_message":
-			add(f, []byte("null"))
+			add(f, "null")
 		case "stop_hook_active":
-			add(f, []byte("false"))
+			add(f, "false")
 		}
 	}
 	in.ForEach(func(k, v gjson.Result) bool {
 		if !seen[k.Str] {
 			seen[k.Str] = true
-			add(k.Str, []byte(v.Raw))
+			add(k.Str, v.Raw)
 		}
 		return true
 	})

@@ -40,6 +40,11 @@ type Profile struct {
 	ToolNames func(name string) []string
 	// CanonicalTool maps a tool name to the name reported in the hook input.
 	CanonicalTool func(name string) string
+	// Tools lists the tool names a matcher may name on this host (canonical
+	// names and aliases; MCP tools are mcp__<server>__<tool> besides). hookd
+	// check warns about exact matcher items that name none of them. Nil: the
+	// host's tools are not known and tool names are not checked.
+	Tools []string
 	// Trust is true when non-managed hooks need review before they run.
 	Trust bool
 	// Serial runs an event's handlers one after another instead of at once.

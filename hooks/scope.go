@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"sync"
@@ -136,6 +137,11 @@ func (e *Engine) ActiveSkills() []string {
 // looked up by id when only the id is given. An event that names both
 // records the subagent as running; SubagentStop ends it (endScope).
 func (e *Engine) scopeOf(input []byte) eventScope {
+	return e.placeEvent(input, true)
+}
+
+// placeEvent is scopeOf; record false only looks (Explain writes nothing).
+func (e *Engine) placeEvent(input []byte, record bool) eventScope {
 	in := gjson.ParseBytes(input)
 	s := eventScope{AgentType: in.Get("agent_type").Str, AgentID: in.Get("agent_id").Str}
 	if s.AgentID == "" {
@@ -144,15 +150,42 @@ func (e *Engine) scopeOf(input []byte) eventScope {
 	e.scope.mu.Lock()
 	defer e.scope.mu.Unlock()
 	switch {
-	case s.AgentType != "":
+	case s.AgentType != "" && record:
 		if e.scope.agents == nil {
 			e.scope.agents = map[string]string{}
 		}
 		e.scope.agents[s.AgentID] = s.AgentType
-	default:
+	case s.AgentType == "":
 		s.AgentType = e.scope.agents[s.AgentID]
 	}
 	return s
+}
+
+// ExplainScope is Explanation.Reason for a scoped hook the event is outside
+// of: another subagent or the main agent, or a skill not activated.
+const ExplainScope = "scope"
+
+// scopeDetail says why h's scope leaves out an event placed at s.
+func scopeDetail(h *Hook, s eventScope) string {
+	sc := h.Scope
+	if sc.Kind == ScopeSkill {
+		return fmt.Sprintf("a hook of skill %q, which runs only once the skill is invoked (hooks/activateSkill, hookd run --activate-skill %s)", sc.Name, sc.Name)
+	}
+	where := "the main agent (the input has no agent_id)"
+	if s.AgentID != "" {
+		where = fmt.Sprintf("subagent %q of type %q", s.AgentID, s.AgentType)
+	}
+	return fmt.Sprintf("a hook of agent %q, which runs only inside that subagent (input agent_type %q with an agent_id); this event is in %s", sc.Name, sc.Name, where)
+}
+
+// onceSpent reports whether h is a once-only hook that already ran.
+func (e *Engine) onceSpent(h *Hook) bool {
+	if h.Scope == nil || !h.Scope.Once {
+		return false
+	}
+	e.scope.mu.Lock()
+	defer e.scope.mu.Unlock()
+	return e.scope.spent[h.Key]
 }
 
 // endScope forgets a subagent once its SubagentStop ran.

@@ -104,7 +104,7 @@ func (e *Engine) spillOverflowedContext(c *ContextEntry, raw RawResult, limit in
 	if limit <= 0 && e.profile.Spill == nil {
 		return
 	}
-	f, err := os.Open(path)
+	f, err := spill.Open(e.opts.Session.ID, path)
 	if err != nil {
 		e.log.Warn("read spilled stdout", "err", err)
 		return
@@ -185,8 +185,7 @@ func (o *overflow) fail(stream string, f *os.File, err error) {
 	o.failed[stream] = true
 	delete(o.files, stream)
 	if f != nil {
-		f.Close()
-		os.Remove(f.Name())
+		spill.Discard(o.session, f)
 	}
 }
 
@@ -206,12 +205,13 @@ func (o *overflow) finish(raw *RawResult) {
 		if err == nil {
 			_, err = f.WriteString(head)
 		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
 		if err != nil {
+			o.fail(stream, f, err) // closes and removes it
+			continue
+		}
+		if err := f.Close(); err != nil {
 			o.fail(stream, nil, err)
-			os.Remove(f.Name())
+			spill.Discard(o.session, f)
 			continue
 		}
 		*dst = f.Name()

@@ -414,6 +414,8 @@ export interface AsyncResult {
 export interface TakePendingResult {
   /** Oldest first; taken results are removed from hookd's queue. */
   results: AsyncResult[];
+  /** Results hookd dropped (oldest first) at its bounds since the last take: docs/robustness.md. */
+  dropped: number;
 }
 
 // ----------------------------------------------------- hookd -> host calls

@@ -32,6 +32,7 @@ var Profile = &hooks.Profile{
 	ProjectDir:     ".claude",
 	Events:         claudeEventRules(),
 	CompileMatcher: Matcher,
+	Tools:          claudeTools,
 	Trust:          false,
 	KillGrace:      time.Second,
 	PluginRule:     plugins.ClaudeRule,

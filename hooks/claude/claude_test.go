@@ -566,7 +566,7 @@ func TestClaudeHookState_EnabledSwitchIsHonoured(t *testing.T) {
 	root := claudeFiles(t, map[string]string{"home/settings.json": settings("Stop", cmdGroup("", "echo x"))})
 	e, _ := claudeEngine(t, root, nil)
 	key := filepath.Join(root, "home", "settings.json") + ":stop:0:0"
-	if err := e.SetEnabled(key, false); err != nil {
+	if err := e.SetEnabled(context.Background(), key, false); err != nil {
 		t.Fatal(err)
 	}
 	e.Load()
@@ -574,7 +574,7 @@ func TestClaudeHookState_EnabledSwitchIsHonoured(t *testing.T) {
 	if len(res.Hooks) != 0 || len(res.Skipped) != 1 || res.Skipped[0].Reason != "disabled" {
 		t.Fatalf("got %+v", res)
 	}
-	if _, err := e.Trust([]string{key}); err == nil {
+	if _, err := e.Trust(context.Background(), []string{key}); err == nil {
 		t.Fatal("the claude profile has no review, Trust must refuse")
 	}
 	// A process-only override enables it again.

@@ -326,3 +326,46 @@ func contexts(res *hooks.Result) string {
 	}
 	return strings.Join(out, "|")
 }
+
+func TestScoped_ExplainSaysWhyAScopedHookDoesNotRun(t *testing.T) {
+	once := "  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: exit 0\n          once: true\n"
+	root := claudeFiles(t, map[string]string{
+		"home/agents/reviewer.md":    agentMD("reviewer", bashHook("exit 0")),
+		"home/skills/guard/SKILL.md": skillMD(once),
+	})
+	e, _ := claudeEngine(t, root, nil)
+	why := func(input string) map[string]hooks.Explanation {
+		t.Helper()
+		xs, err := e.Explain("PreToolUse", []byte(input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]hooks.Explanation{}
+		for _, x := range xs {
+			out[x.Scope.Kind] = x
+		}
+		return out
+	}
+	x := why(bashInput)
+	if x["agent"].Runs || x["agent"].Reason != hooks.ExplainScope || !strings.Contains(x["agent"].Detail, "this event is in the main agent") {
+		t.Fatalf("agent hook in the main agent: %+v", x["agent"])
+	}
+	if x["skill"].Runs || x["skill"].Reason != hooks.ExplainScope || !strings.Contains(x["skill"].Detail, "--activate-skill guard") {
+		t.Fatalf("skill hook before activation: %+v", x["skill"])
+	}
+	// Explain records nothing: an agent_id-only event later is not placed.
+	if x := why(inAgent(bashInput, "reviewer", "r9")); !x["agent"].Runs {
+		t.Fatalf("agent hook inside the reviewer: %+v", x["agent"])
+	}
+	if x := why(strings.TrimSuffix(bashInput, "}") + `, "agent_id": "r9"}`); x["agent"].Runs {
+		t.Fatalf("Explain recorded subagent r9")
+	}
+	e.ActivateSkill("guard")
+	if x := why(bashInput); !x["skill"].Runs {
+		t.Fatalf("skill hook after activation: %+v", x["skill"])
+	}
+	claudeRun(t, e, "PreToolUse", bashInput)
+	if x := why(bashInput); x["skill"].Runs || x["skill"].Reason != hooks.SkipOnce {
+		t.Fatalf("spent once-only hook: %+v", x["skill"])
+	}
+}

@@ -25,6 +25,7 @@ var Profile = &hooks.Profile{
 	CompileMatcher: hooks.CodexMatcher,
 	ToolNames:      codexToolNames,
 	CanonicalTool:  codexCanonicalTool,
+	Tools:          codexTools,
 	Trust:          true,
 	KillGrace:      time.Second,
 	PluginRule:     plugins.CodexRule,

@@ -196,10 +196,15 @@ func Run(ctx context.Context, c Command) (res Result) {
 	}
 	defer stopTimeout()
 
+	// Until Run returns, the hook's group dies with hookd, however hookd
+	// ends (watchdog_unix.go, the Job Object on Windows). The watchdog is
+	// ready before the hook starts, so registering it is one pipe write.
+	prepareGuard()
 	if err := cmd.Start(); err != nil {
-		res.Err = fmt.Errorf("start hook: %w", err)
+		res.Err = startError(err)
 		return res
 	}
+	defer guard(cmd)()
 
 	stdinErr := make(chan error, 1)
 	if stdin == nil {
@@ -252,6 +257,9 @@ func Run(ctx context.Context, c Command) (res Result) {
 		}()
 	}
 
+	// Where the platform can, wait for the exit without a thread blocked in
+	// wait4 per hook (wait_linux.go); Wait then reaps at once.
+	awaitExit(cmd.Process)
 	waitErr := cmd.Wait()
 	close(exited)
 	<-watchDone
@@ -292,6 +300,19 @@ func Run(ctx context.Context, c Command) (res Result) {
 		res.Err = sink.err
 	}
 	return res
+}
+
+// ErrResources marks a hook that could not start because hookd ran out of
+// a resource (file descriptors, processes, memory). Such a hook did not run:
+// callers report it as a failure, and policies that fail closed block.
+var ErrResources = errors.New("out of resources")
+
+// startError describes a failed start, naming resource exhaustion as such.
+func startError(err error) error {
+	if isResourceLimit(err) {
+		return fmt.Errorf("hook could not start: hookd is %w (%v); lower the number of hooks running at once or raise the limit", ErrResources, err)
+	}
+	return fmt.Errorf("start hook: %w", err)
 }
 
 // waitFailed filters Wait's error down to real failures: exit statuses,
