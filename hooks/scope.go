@@ -142,8 +142,9 @@ func (e *Engine) scopeOf(input []byte) eventScope {
 
 // placeEvent is scopeOf; record false only looks (Explain writes nothing).
 func (e *Engine) placeEvent(input []byte, record bool) eventScope {
-	in := gjson.ParseBytes(input)
-	s := eventScope{AgentType: in.Get("agent_type").Str, AgentID: in.Get("agent_id").Str}
+	// GetBytes, not ParseBytes: the input may be megabytes, and only two
+	// short fields are wanted (ParseBytes would copy it all).
+	s := eventScope{AgentType: gjson.GetBytes(input, "agent_type").Str, AgentID: gjson.GetBytes(input, "agent_id").Str}
 	if s.AgentID == "" {
 		return s
 	}
