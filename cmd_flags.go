@@ -5,12 +5,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,14 +31,44 @@ type engineFlags struct {
 	trustProject                optBool
 	bypassTrust                 bool
 	sessionID                   string
+	model, transcriptPath       string
+	permissionMode              string
 	logLevel                    string
 	plugins                     pluginFlag
+	settings                    settingsFlag
 	managed, hookState          string
 	configProfile               string
 	toolLocations               toolLocationFlag
 	envAllow                    envAllowFlag
 	features                    featureFlag
 }
+
+// settingsFlag collects --settings files as absolute paths.
+type settingsFlag []string
+
+func (f *settingsFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return strings.Join(*f, ",")
+}
+
+func (f *settingsFlag) Type() string { return "file" }
+
+func (f *settingsFlag) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("want a settings file path")
+	}
+	abs, err := filepath.Abs(v)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, abs)
+	return nil
+}
+
+// permissionModes are the values hosts give permission_mode.
+var permissionModes = []string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"}
 
 func (f *engineFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "codex", "host rule set: "+strings.Join(sortedProfiles(), ", "))
@@ -49,8 +81,12 @@ func (f *engineFlags) register(fs *pflag.FlagSet) {
 	fs.Lookup("trust-project").NoOptDefVal = "true"
 	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
+	fs.StringVar(&f.model, "model", "", "model given to hooks, as a host passes it (initialize's session.model)")
+	fs.StringVar(&f.transcriptPath, "transcript-path", "", "transcript_path given to hooks (initialize's session.transcriptPath)")
+	fs.StringVar(&f.permissionMode, "permission-mode", "", "permission_mode given to hooks: "+strings.Join(permissionModes, ", ")+" (default: default)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
+	fs.Var(&f.settings, "settings", "claude: one more settings `file`, a layer after the project's, as Claude Code's --settings (repeatable)")
 	fs.StringVar(&f.managed, "managed", "", "managed policy `file` (codex: requirements.toml with managed hooks, allow_managed_hooks_only, [features]; claude: managed-settings.json)")
 	fs.Var(&f.envAllow, "env-allow", "give hooks only these `NAMES` of hookd's environment (comma-separated, repeatable; any profile, over its own rule)")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
@@ -108,12 +144,21 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	if f.hookState != "" && !json.Valid([]byte(f.hookState)) {
 		return hooks.Options{}, fmt.Errorf("--hook-state is not valid JSON%s: want {\"KEY\": {\"enabled\": false, \"trusted_hash\": \"sha256:...\"}}", jsonErrorPosition([]byte(f.hookState)))
 	}
+	if f.permissionMode != "" && !slices.Contains(permissionModes, f.permissionMode) {
+		return hooks.Options{}, fmt.Errorf("--permission-mode %q: want one of %s", f.permissionMode, strings.Join(permissionModes, ", "))
+	}
+	transcript := f.transcriptPath
+	if transcript != "" {
+		if transcript, err = filepath.Abs(transcript); err != nil {
+			return hooks.Options{}, err
+		}
+	}
 	return hooks.Options{
 		Profile: prof,
-		Session: hooks.Session{ID: id, Cwd: cwd},
+		Session: hooks.Session{ID: id, Cwd: cwd, Model: f.model, TranscriptPath: transcript, PermissionMode: f.permissionMode},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject.val,
 			ProjectTrustKnown: f.trustProject.set, Cwd: cwd, Plugins: f.plugins,
-			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
+			Managed: f.managed, Settings: f.settings, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
 			Features: f.features},
 		BypassTrust: f.bypassTrust,
 		Logger:      logger,

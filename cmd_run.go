@@ -9,12 +9,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 )
 
 type runOpts struct {
-	input, turnID string
-	strict        bool
-	skills        []string // --activate-skill (cmd_scoped.go)
+	input, turnID, evaluate string
+	strict                  bool
+	skills                  []string // --activate-skill (cmd_scoped.go)
 }
 
 func newRunCmd(cio *cmdIO) *cobra.Command {
@@ -39,6 +40,7 @@ error: nothing runs and hookd exits 1.`,
 	ef.register(cmd.Flags())
 	cmd.Flags().StringVar(&ro.input, "input", "", "event input JSON: a `file`, or - for stdin (default: {})")
 	cmd.Flags().StringVar(&ro.turnID, "turn-id", "", "turn_id given to turn-scoped events")
+	cmd.Flags().StringVar(&ro.evaluate, "evaluate", "", `claude: the model's answer to every prompt and agent hook, as JSON: {"ok": false, "reason": "..."} (without it they fail: hookd run has no model)`)
 	cmd.Flags().BoolVar(&ro.strict, "strict", envStrict(), "fail when a hooks file has an error that loses hooks (default: $HOOKD_STRICT)")
 	cmd.Flags().StringArrayVar(&ro.skills, "activate-skill", nil, "run as after the agent invoked this skill `NAME`: its frontmatter hooks join (claude; repeatable)")
 	return cmd
@@ -66,6 +68,12 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 	input, err := readInput(ro.input, cio.stdin)
 	if err != nil {
 		return err
+	}
+	if ro.evaluate != "" {
+		if _, err := evaluate.ParseAnswer([]byte(ro.evaluate)); err != nil {
+			return usageError{fmt.Errorf("--evaluate: %v", err)}
+		}
+		opts.Evaluator = evaluate.Fixed(ro.evaluate)
 	}
 	e := hooks.New(opts)
 	defer e.Close()

@@ -192,11 +192,15 @@ type RunResult struct {
 	// Feedback (PostToolUse) replaces the tool result for the model.
 	Feedback string `json:"feedback,omitempty"`
 	// Continuation (Stop, SubagentStop) is the prompt to continue with.
-	Continuation      string         `json:"continuation,omitempty"`
-	AdditionalContext []ContextEntry `json:"additionalContext,omitempty"`
-	SystemMessages    []HookMessage  `json:"systemMessages,omitempty"`
-	Hooks             []HookRun      `json:"hooks"`
-	Skipped           []Skip         `json:"skipped"`
+	Continuation string `json:"continuation,omitempty"`
+	// ContinuationParts are Continuation's fragments, one per blocking
+	// handler, with the id the host wraps each in (codex:
+	// <hook_prompt hook_run_id="...">).
+	ContinuationParts []ContinuationPart `json:"continuationParts,omitempty"`
+	AdditionalContext []ContextEntry     `json:"additionalContext,omitempty"`
+	SystemMessages    []HookMessage      `json:"systemMessages,omitempty"`
+	Hooks             []HookRun          `json:"hooks"`
+	Skipped           []Skip             `json:"skipped"`
 	// RunID names this run in hooks/status notifications and async results.
 	RunID string `json:"runId,omitempty"`
 	// Output holds event-specific fields a profile passes through to the
@@ -207,6 +211,13 @@ type RunResult struct {
 // Blocks reports whether the outcome denies or blocks (hookd run's exit 2).
 func (r *RunResult) Blocks() bool {
 	return r.Decision == DecisionDeny || r.Decision == DecisionBlock
+}
+
+// ContinuationPart is one blocking handler's continuation fragment.
+type ContinuationPart struct {
+	Hook  string `json:"hook"`
+	RunID string `json:"runId,omitempty"`
+	Text  string `json:"text"`
 }
 
 // Permission is a PermissionRequest verdict.
@@ -251,6 +262,9 @@ type HookRun struct {
 	Logs     json.RawMessage `json:"logs,omitempty"`
 	// Scope names the agent or skill of a scoped hook (scoped.go).
 	Scope *RunScope `json:"scope,omitempty"`
+	// RunID is the host's own id of this run (codex:
+	// "<event_label>:<n>:<source path>").
+	RunID string `json:"runId,omitempty"`
 }
 
 // Skip names a hook that matched but did not run.
@@ -348,6 +362,9 @@ type AsyncResult struct {
 	Error             *string        `json:"error"`
 	ExitCode          *int           `json:"exitCode"`
 	DurationMs        int64          `json:"durationMs"`
+	// Rewake (claude asyncRewake) is the text for the model's next request
+	// when the handler exited 2: its stderr, else its stdout.
+	Rewake string `json:"rewake,omitempty"`
 }
 
 // TakePendingResult holds the async results not delivered yet, oldest first.
@@ -402,6 +419,9 @@ type StatusParams struct {
 // would do (hooks/explain).
 type ExplainResult struct {
 	Hooks []Explanation `json:"hooks"`
+	// LeftOut names sources that were not read or are held back, as in
+	// ListResult.
+	LeftOut []LeftOut `json:"leftOut"`
 }
 
 // Explanation is one hook in an ExplainResult: whether it would run and, if

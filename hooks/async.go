@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -48,6 +49,9 @@ type AsyncResult struct {
 	Error             *string        `json:"error"`
 	ExitCode          *int           `json:"exitCode"`
 	DurationMs        int64          `json:"durationMs"`
+	// Rewake is the text an asyncRewake handler that exited 2 hands the
+	// model with its next request: its stderr, else its stdout.
+	Rewake string `json:"rewake,omitempty"`
 }
 
 // asyncRunner owns a session's async handlers.
@@ -193,6 +197,12 @@ func (e *Engine) asyncResult(runID string, ev *EventRules, h *Hook, raw RawResul
 	ar := AsyncResult{RunID: runID, Hook: h.Key, Event: ev.Name,
 		AdditionalContext: res.AdditionalContext, SystemMessages: res.SystemMessages,
 		Status: run.Status, Error: run.Error, ExitCode: run.ExitCode, DurationMs: run.DurationMs}
+	if h.Handler.Rewake && raw.ExitCode != nil && *raw.ExitCode == 2 {
+		ar.Rewake = strings.TrimSpace(raw.Stderr)
+		if ar.Rewake == "" {
+			ar.Rewake = strings.TrimSpace(raw.Stdout)
+		}
+	}
 	if ar.AdditionalContext == nil {
 		ar.AdditionalContext = []ContextEntry{}
 	}

@@ -15,6 +15,7 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
 
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/hooks/proc"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	Logger  *slog.Logger
 	// Host calls MCP tools and receives notifications; nil for the CLI.
 	Host Host
+	// Evaluator answers prompt and agent hooks (model/evaluate) instead of
+	// the Host: hookd run --evaluate. Nil: the Host, when it can.
+	Evaluator evaluate.Evaluator
 	// ToolLocations is where the host says tools run (tool name →
 	// LocationClient, LocationServer, LocationServerApproval), for the
 	// profile's coverage labels in List. Nil: no labels.
@@ -117,6 +121,7 @@ func New(opts Options) *Engine {
 		env = opts.Profile.EnvFilter(env)
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
+	e.state.session = opts.Session
 	e.async.init()
 	e.slots.init(opts.MaxRunning)
 	e.kinds = e.handlerKinds()
@@ -130,6 +135,29 @@ func (e *Engine) Close() {
 
 // Profile returns the engine's profile.
 func (e *Engine) Profile() *Profile { return e.profile }
+
+// RunIDOf is the id of the hooks/run a handler kind runs for (Result.RunID),
+// or "" outside a run.
+func RunIDOf(ctx context.Context) string {
+	id, _ := ctx.Value(runIDKey{}).(string)
+	return id
+}
+
+// Evaluator answers prompt and agent hooks: Options.Evaluator when set,
+// else the Host when it can (hookd serve), else nil.
+func (e *Engine) Evaluator() evaluate.Evaluator {
+	if e.opts.Evaluator != nil {
+		return e.opts.Evaluator
+	}
+	if ev, ok := e.opts.Host.(evaluate.Evaluator); ok {
+		return ev
+	}
+	return nil
+}
+
+// State is the profile's per-session memory (what discovery's Settings
+// and AfterCombine keep), for the handler kinds a profile adds.
+func (e *Engine) State() *State { return &e.state }
 
 // Session returns the session the engine fills inputs from.
 func (e *Engine) Session() Session { return e.opts.Session }
@@ -278,8 +306,20 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	scope := e.scopeOf(input)
 	defer e.endScope(ev, scope)
 	var run []*Hook
+	var runIDs map[*Hook]string
+	if e.profile.HookRunID != nil {
+		runIDs = map[*Hook]string{}
+	}
+	n := 0 // the hook's place among the event's hooks, in display order
 	for _, h := range hooks {
-		if h.Event != ev.Name || !e.inScope(h, scope) || !e.selects(ev, h, targets, input) {
+		if h.Event != ev.Name {
+			continue
+		}
+		if runIDs != nil {
+			runIDs[h] = e.profile.HookRunID(ev, n, h)
+		}
+		n++
+		if !e.inScope(h, scope) || !e.selects(ev, h, targets, input) {
 			continue
 		}
 		if gate != "" {
@@ -376,7 +416,11 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		}
 		hr := hookRun(o)
 		e.boundStderr(&hr, o.Raw)
+		hr.RunID = runIDs[o.Hook]
 		res.Hooks = append(res.Hooks, hr)
+	}
+	for i := range res.ContinuationParts {
+		res.ContinuationParts[i].RunID = runIDs[res.ContinuationParts[i].hook]
 	}
 	return res, nil
 }
@@ -571,7 +615,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				add(f, str(e.profile.CanonicalTool(v.Str)))
 				continue
 			}
-			add(f, v.Raw)
+			add(f, compactRaw(v))
 			continue
 		}
 		switch f {
@@ -608,11 +652,22 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 	in.ForEach(func(k, v gjson.Result) bool {
 		if !seen[k.Str] {
 			seen[k.Str] = true
-			add(k.Str, v.Raw)
+			add(k.Str, compactRaw(v))
 		}
 		return true
 	})
 	return append(buf, '}')
+}
+
+// compactRaw is a value of the host's input as one line of compact JSON,
+// keys in the host's order and string contents byte for byte (no escaping
+// of <, > or &): hooks that read one line of stdin work whatever
+// formatting the host sent, as under Codex.
+func compactRaw(v gjson.Result) string {
+	if v.IsObject() || v.IsArray() {
+		return v.Get("@ugly").Raw
+	}
+	return v.Raw
 }
 
 // checkUpdatedInput fails PreToolUse rewrites whose shape the tool cannot take:

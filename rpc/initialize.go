@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,10 @@ type initializeParams struct {
 		Version string `json:"version"`
 	} `json:"clientInfo"`
 	Profile string `json:"profile"`
+	// Capabilities are the host's: evaluate says it answers model/evaluate.
+	Capabilities struct {
+		Evaluate bool `json:"evaluate"`
+	} `json:"capabilities"`
 	// OnStdinClose is what a closed stdin does to running requests:
 	// "finish" (the default) lets them finish and answers them, "cancel"
 	// kills their handlers at once (docs/robustness.md).
@@ -51,7 +56,10 @@ type initializeParams struct {
 		BypassTrust *bool           `json:"bypassTrust"`
 		Plugins     []pluginParam   `json:"plugins"`
 		PluginDirs  []string        `json:"pluginDirs"`
-		Managed     struct {
+		// Settings are extra settings files (claude: Claude Code's
+		// --settings FILE), a layer after the project's.
+		Settings []string `json:"settings"`
+		Managed  struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
 		// ConfigProfile and ToolLocations are read by profiles that use
@@ -115,6 +123,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	opts.Logger = s.log
 	opts.Host = s
+	s.canEvaluate.Store(p.Capabilities.Evaluate)
 	rec, err := s.openRecorder(&p, opts.Profile.Name)
 	if err != nil {
 		return nil, err
@@ -213,6 +222,16 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	var settingsFiles []string
+	for i, f := range p.Config.Settings {
+		if strings.TrimSpace(f) == "" {
+			return hooks.Options{}, invalidParams("config.settings[%d]: must be a settings file path, not empty", i)
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(sess.Cwd, f)
+		}
+		settingsFiles = append(settingsFiles, filepath.Clean(f))
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -226,6 +245,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			Plugins:           plugins,
 			PluginDirs:        pluginDirs,
 			Managed:           p.Config.Managed.Requirements,
+			Settings:          settingsFiles,
 			ConfigProfile:     p.Config.ConfigProfile,
 			Features:          features,
 		},

@@ -134,8 +134,10 @@ type Server struct {
 
 	// conn is the connection, for calls to the host (host.go); inputClosed
 	// ends when stdin does, since no answer can arrive after that.
-	conn        atomic.Pointer[jsonrpc2.Conn]
-	callSeq     atomic.Uint64
+	conn    atomic.Pointer[jsonrpc2.Conn]
+	callSeq atomic.Uint64
+	// canEvaluate is the host's capabilities.evaluate (model/evaluate).
+	canEvaluate atomic.Bool
 	inputClosed context.Context
 	closeInput  context.CancelFunc
 	// cancelAtEOF: initialize said onStdinClose "cancel".

@@ -30,6 +30,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 )
@@ -53,6 +54,28 @@ const (
 // errTimeout is the cause attached to the Timeout context, so that Run can tell
 // its own deadline from the caller's cancellation (or the caller's deadline).
 var errTimeout = errors.New("hook timeout")
+
+// EnvShell, as the first element of Command.Shell, stands for the SHELL
+// variable of the command's environment (Env, else hookd's own), or /bin/sh
+// when it is unset, read when the command starts: Codex runs hooks as
+// "$SHELL -c".
+const EnvShell = "$SHELL"
+
+func envShell(env []string) string {
+	sh := os.Getenv("SHELL")
+	if env != nil {
+		sh = ""
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "SHELL="); ok {
+				sh = v
+			}
+		}
+	}
+	if sh == "" {
+		return "/bin/sh"
+	}
+	return sh
+}
 
 // Command describes one handler process.
 type Command struct {
@@ -148,6 +171,9 @@ func Run(ctx context.Context, c Command) (res Result) {
 	shell := c.Shell
 	if len(shell) == 0 {
 		shell = DefaultShell()
+	}
+	if shell[0] == EnvShell {
+		shell = append([]string{envShell(c.Env)}, shell[1:]...)
 	}
 	argv := make([]string, 0, len(shell)+1)
 	argv = append(append(argv, shell...), c.Script)
