@@ -264,6 +264,8 @@ type HookRun struct {
 	// fields, where the profile has them (soong).
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	Logs     json.RawMessage `json:"logs,omitempty"`
+	// Scope names the agent or skill of a scoped hook (scoped.go).
+	Scope *RunScope `json:"scope,omitempty"`
 	// RunID is the host's own id of this run (codex:
 	// "<event_label>:<n>:<source path>").
 	RunID string `json:"runId,omitempty"`
@@ -301,6 +303,8 @@ type HookInfo struct {
 	TrustedHash string `json:"trustedHash,omitempty"`
 	// SkipReason says why a hook that is not runnable would be skipped.
 	SkipReason string `json:"skipReason,omitempty"`
+	// Scope is the agent or skill a scoped hook belongs to (scoped.go).
+	Scope *HookScope `json:"scope,omitempty"`
 }
 
 // HookSource says where a hook was configured.
@@ -440,6 +444,8 @@ type Explanation struct {
 	Detail         string     `json:"detail,omitempty"`
 	Type           string     `json:"type"`
 	Command        string     `json:"command,omitempty"`
+	// Scope names the agent or skill of a scoped hook (scoped.go).
+	Scope *RunScope `json:"scope,omitempty"`
 }
 
 // HooksChanged is the hooks/changed notification hookd sends after it

@@ -93,6 +93,8 @@ type Engine struct {
 
 	kinds map[string]HandlerKind // by Handler.Type (handler.go)
 
+	scope scopeState // skills activated, subagents running, once-only hooks spent (scope.go)
+
 	loginEnv loginEnv // the login-environment cache (loginenv.go)
 }
 
@@ -234,6 +236,8 @@ type HookInfo struct {
 	// Coverage is the profile's label for how much of its tools the hook
 	// sees, when the host declared where tools run (Profile.Coverage).
 	Coverage string `json:"coverage,omitempty"`
+	// Scope is the agent or skill a scoped hook belongs to (scope.go).
+	Scope *ScopeInfo `json:"scope,omitempty"`
 }
 
 // List returns the hooks of one event (all when event is ""), in display
@@ -247,7 +251,7 @@ func (e *Engine) List(event string) ([]HookInfo, []Warning) {
 		}
 		info := HookInfo{Key: h.Key, Event: h.Event, Source: h.Source, Handler: h.Handler,
 			Hash: h.Hash, Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == "",
-			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h)}
+			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h), Scope: e.scopeInfo(h)}
 		if h.HasMatcher {
 			m := h.Matcher
 			info.Matcher = &m
@@ -287,10 +291,11 @@ func (e *Engine) skipReason(h *Hook) string {
 // returns ctx's error when ctx ends before the handlers finish (their processes
 // are killed).
 func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID string) (*Result, error) {
-	p, err := e.plan(event, input, turnID)
+	p, err := e.plan(event, input, turnID, false)
 	if err != nil {
 		return nil, err
 	}
+	defer e.endScope(p.ev, p.scope)
 	return e.runPlan(ctx, p)
 }
 
@@ -424,7 +429,7 @@ func hookRun(o Outcome) HookRun {
 		DurationMs: o.Raw.Duration.Milliseconds(), Stderr: o.Raw.Stderr, Async: o.Status == StatusStarted,
 		StdoutDropped: o.Raw.StdoutDropped, StderrDropped: o.Raw.StderrDropped,
 		StdoutSpilled: o.Raw.StdoutSpilled, StderrSpilled: o.Raw.StderrSpilled,
-		Metadata: o.Metadata, Logs: o.Logs}
+		Metadata: o.Metadata, Logs: o.Logs, Scope: o.Hook.Scope.ref()}
 	if r.Status == StatusStopped {
 		r.Status = StatusSucceeded
 	}
@@ -462,6 +467,9 @@ func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Ho
 
 // execute runs the handler by its kind (handler.go).
 func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
+	if h.Scope != nil && h.Scope.Fail != "" {
+		return RawResult{Err: errors.New(h.Scope.Fail), Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+	}
 	if k, ok := e.kinds[h.Handler.Type]; ok {
 		return k.Run(ctx, h, stdin)
 	}

@@ -23,10 +23,15 @@ type plan struct {
 	// hookRunIDs are the profile's per-hook run ids (Profile.HookRunID) of
 	// the hooks in run; nil when the profile has none.
 	hookRunIDs map[*Hook]string
+	// scope is where the event happened (scope.go); the run ends it.
+	scope eventScope
 }
 
-// plan validates a run's arguments and selects its handlers.
-func (e *Engine) plan(event string, input []byte, turnID string) (*plan, error) {
+// plan validates a run's arguments and selects its handlers. It records
+// where the event happened (a running subagent) and claims the once-only
+// handlers it selects; a dry plan only looks at them, so that a plan that
+// is then run again for real claims nothing twice.
+func (e *Engine) plan(event string, input []byte, turnID string, dry bool) (*plan, error) {
 	ev := e.profile.Event(event)
 	if ev == nil {
 		return nil, &ParamError{Field: "event", Msg: fmt.Sprintf("%v %q (known: %s)", ErrUnknownEvent, event, strings.Join(e.profile.EventNames(), ", "))}
@@ -46,14 +51,14 @@ func (e *Engine) plan(event string, input []byte, turnID string) (*plan, error) 
 		gate = why
 	}
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: e.runIDs.next()}
-	p := &plan{ev: ev, input: input, turnID: turnID, res: res}
+	p := &plan{ev: ev, input: input, turnID: turnID, res: res, scope: e.scopeOf(input)}
 	hooks := e.eventHooks(ev.Name)
 	if len(hooks) == 0 {
 		return p, nil
 	}
 	targets, _ := ev.MatchTargets(e.profile, input)
 	for n, h := range hooks {
-		if !e.selects(ev, h, targets, input) {
+		if !e.inScope(h, p.scope) || !e.selects(ev, h, targets, input) {
 			continue
 		}
 		if gate != "" {
@@ -62,6 +67,10 @@ func (e *Engine) plan(event string, input []byte, turnID string) (*plan, error) 
 		}
 		if why := e.skipReason(h); why != "" {
 			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: why})
+			continue
+		}
+		if dry && e.onceSpent(h) || !dry && !e.claimOnce(h) {
+			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: SkipOnce})
 			continue
 		}
 		p.run = append(p.run, h)
@@ -88,13 +97,14 @@ func (e *Engine) plan(event string, input []byte, turnID string) (*plan, error) 
 // Argument errors are returned with ok true as well. When handlers would run
 // it returns ok false and the caller calls Run.
 func (e *Engine) QuickRun(event string, input []byte, turnID string) (res *Result, ok bool, err error) {
-	p, err := e.plan(event, input, turnID)
+	p, err := e.plan(event, input, turnID, true)
 	if err != nil {
 		return nil, true, err
 	}
 	if len(p.run) > 0 {
 		return nil, false, nil
 	}
+	defer e.endScope(p.ev, p.scope)
 	return e.finishIdle(p), true, nil
 }
 

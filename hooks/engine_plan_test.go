@@ -92,3 +92,25 @@ func TestInput_SessionStringsEscapedAsMarshalDoes(t *testing.T) {
 		t.Errorf("extra input field not kept: %s", got)
 	}
 }
+
+// QuickRun looks at once-only handlers without claiming them: declining
+// leaves the handler to the Run that follows, which runs it once; after
+// that QuickRun answers with it skipped, as Run would.
+func TestQuickRun_LeavesOnceOnlyHandlersToRun(t *testing.T) {
+	e := newTestEngine(t, `{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}`, true)
+	e.eventHooks("Stop")[0].Scope = &Scope{Kind: ScopeSkill, Name: "fmt", Once: true}
+	e.ActivateSkill("fmt")
+	for range 2 {
+		if _, ok, err := e.QuickRun("Stop", nil, ""); ok || err != nil {
+			t.Fatalf("QuickRun answered (%v, %v) while a once-only handler is unspent", ok, err)
+		}
+	}
+	res, err := e.Run(context.Background(), "Stop", nil, "")
+	if err != nil || len(res.Hooks) != 1 || res.Hooks[0].Status != StatusSucceeded {
+		t.Fatalf("Run after QuickRun declined: %+v %v; the handler must run once", res, err)
+	}
+	quick, ok, err := e.QuickRun("Stop", nil, "")
+	if !ok || err != nil || len(quick.Hooks) != 0 || len(quick.Skipped) != 1 || quick.Skipped[0].Reason != SkipOnce {
+		t.Fatalf("QuickRun after the handler ran: %+v %v %v; want it skipped as spent", quick, ok, err)
+	}
+}

@@ -138,6 +138,7 @@ func (e *Engine) hookEnv(base []string, h *Hook) []string {
 	env := make([]string, 0, len(base)+len(h.Env)+2)
 	env = append(env, base...)
 	env = append(env, envList(h.Env)...)
+	env = append(env, scopeEnv(h)...)
 	if e.profile.HookEnv != nil {
 		env = e.profile.HookEnv(e, h, env)
 	}

@@ -26,6 +26,7 @@ const rpc = require('vscode-jsonrpc/node');
  * @typedef {import('./hookd').HooksSummary} HooksSummary
  * @typedef {import('./hookd').TrustResult} TrustResult
  * @typedef {import('./hookd').SetEnabledResult} SetEnabledResult
+ * @typedef {import('./hookd').ActivateSkillResult} ActivateSkillResult
  * @typedef {import('./hookd').TakePendingResult} TakePendingResult
  * @typedef {import('./hookd').CallToolParams} CallToolParams
  * @typedef {import('./hookd').CallToolResult} CallToolResult
@@ -212,6 +213,16 @@ class HookdClient {
    */
   setEnabled(key, enabled) {
     return this.request('hooks/setEnabled', { key, enabled });
+  }
+
+  /**
+   * Tells hookd the agent invoked a skill: its frontmatter hooks run for the
+   * rest of the session (claude profile).
+   * @param {string} name the skill's name, `<plugin>:<skill>` for a plugin's
+   * @returns {Promise<ActivateSkillResult>}
+   */
+  activateSkill(name) {
+    return this.request('hooks/activateSkill', { name });
   }
 
   /** Takes the async results not delivered yet. @returns {Promise<TakePendingResult>} */

@@ -50,7 +50,7 @@ export type Decision = 'none' | 'allow' | 'deny' | 'block' | 'ask' | 'defer';
 export type HookStatus = 'succeeded' | 'blocked' | 'failed' | 'timedOut' | 'cancelled' | 'started';
 
 /** Why a matched hook did not run. */
-export type SkipReason = 'untrusted' | 'modified' | 'disabled' | 'managedOnly' | 'hooksDisabled' | 'duplicate' | 'afterDeny' | 'toolNotSucceeded' | 'disableAllHooks';
+export type SkipReason = 'untrusted' | 'modified' | 'disabled' | 'managedOnly' | 'hooksDisabled' | 'duplicate' | 'afterDeny' | 'toolNotSucceeded' | 'disableAllHooks' | 'once';
 
 /** JSON-RPC error codes hookd answers with. */
 export type ErrorCode =
@@ -225,6 +225,8 @@ export interface HookInfo {
   trustedHash?: string;
   /** Why a hook that is not runnable would be skipped. */
   skipReason?: SkipReason;
+  /** The agent or skill a scoped hook belongs to (claude; docs/scoped-hooks.md). */
+  scope?: HookScope;
 }
 
 export interface HookSource {
@@ -275,6 +277,41 @@ export interface SetEnabledParams {
 export interface SetEnabledResult {
   key: string;
   enabled: boolean;
+}
+
+// ------------------------------------------------ scoped hooks (claude)
+
+/** A scoped hook's scope in hooks/list: an agent's or a skill's frontmatter hooks. */
+export interface HookScope {
+  kind: 'agent' | 'skill';
+  /** The agent type (frontmatter name) or skill name (`<plugin>:<skill>` for a plugin's). */
+  name: string;
+  /** The agent's .md or the skill's SKILL.md. */
+  path: string;
+  /** A skill activated in the session; an agent with a subagent running. */
+  active: boolean;
+  once?: boolean;
+  /** A once-only handler that already ran. */
+  spent?: boolean;
+}
+
+/** The scope of a hook that ran, in hooks/run results. */
+export interface RunScope {
+  kind: 'agent' | 'skill';
+  name: string;
+  once?: boolean;
+}
+
+export interface ActivateSkillParams {
+  name: string;
+}
+
+export interface ActivateSkillResult {
+  name: string;
+  /** Keys of the hooks the skill adds to the session. */
+  hooks: string[];
+  /** Every skill activated in the session so far. */
+  active: string[];
 }
 
 // --------------------------------------------------------------- hooks/run
@@ -369,6 +406,8 @@ export interface HookRun {
   /** The handler's own "metadata" and "logs" output fields, where the profile has them (soong). */
   metadata?: unknown;
   logs?: unknown;
+  /** The agent or skill of a scoped hook that ran. */
+  scope?: RunScope;
   /** The host's id of this run (codex: "<event_label>:<n>:<source path>"). */
   runId?: string;
 }
@@ -479,6 +518,7 @@ export interface HostRequests {
   'hooks/reload': { params: Record<string, never>; result: HooksSummary };
   'hooks/trust': { params: TrustParams; result: TrustResult };
   'hooks/setEnabled': { params: SetEnabledParams; result: SetEnabledResult };
+  'hooks/activateSkill': { params: ActivateSkillParams; result: ActivateSkillResult };
   'hooks/run': { params: RunParams; result: RunResult };
   'hooks/takePending': { params: Record<string, never>; result: TakePendingResult };
   shutdown: { params: undefined; result: null };

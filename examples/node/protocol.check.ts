@@ -66,6 +66,19 @@ export const setEnabled: [P.SetEnabledParams, P.SetEnabledResult] = [
   { key: '/home/u/.codex/hooks.json:stop:0:0', enabled: false },
 ];
 
+export const activateSkill: [P.ActivateSkillParams, P.ActivateSkillResult] = [
+  { name: 'guard' },
+  { name: 'guard', hooks: ['/home/u/.claude/skills/guard/SKILL.md:pre_tool_use:0:0'], active: ['guard'] },
+];
+
+export const scopedHook: P.HookInfo['scope'] = {
+  kind: 'skill',
+  name: 'guard',
+  path: '/home/u/.claude/skills/guard/SKILL.md',
+  active: true,
+  once: true,
+};
+
 export const reload: P.HostRequests['hooks/reload']['result'] = { installed: 7, runnable: 4, warnings: 1 };
 
 export const runParams: P.RunParams = {

@@ -195,6 +195,12 @@ class HookdClient:
     def set_enabled(self, key: str, enabled: bool) -> dict:
         return self.request("hooks/setEnabled", {"key": key, "enabled": enabled})
 
+    def activate_skill(self, name: str) -> dict:
+        """Tells hookd the agent invoked a skill (claude profile): its
+        frontmatter hooks run for the rest of the session. Returns
+        {"name", "hooks": [keys added], "active": [skills activated]}."""
+        return self.request("hooks/activateSkill", {"name": name})
+
     def take_pending(self) -> dict:
         return self.request("hooks/takePending")
 

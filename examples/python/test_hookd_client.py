@@ -116,6 +116,29 @@ class HostTest(unittest.TestCase):
         self.assertEqual(listed["hooks"][0]["source"]["path"], os.path.join(home, "hooks.json"))
         self.assertEqual(client.close(), 0)
 
+    def test_activate_skill_adds_a_skills_hooks(self):
+        home = self.path("claude")
+        os.makedirs(os.path.join(home, "skills", "guard"))
+        with open(os.path.join(home, "skills", "guard", "SKILL.md"), "w") as f:
+            f.write("---\ndescription: guard\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n"
+                    "        - type: command\n          command: " + json.dumps(DENY_RM) + "\n---\nbody\n")
+        client = self.start()
+        os.makedirs(self.path("cwd"), exist_ok=True)
+        client.initialize({"profile": "claude", "session": {"id": "sess_py", "cwd": self.path("cwd")},
+                           "config": {"home": home}}, timeout=WAIT)
+        rm = {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}
+        self.assertEqual(client.run("PreToolUse", rm, timeout=WAIT)["decision"], "none")
+        self.assertEqual(client.list()["hooks"][0]["scope"]["active"], False)
+        res = client.activate_skill("guard")
+        self.assertEqual((res["name"], len(res["hooks"]), res["active"]), ("guard", 1, ["guard"]))
+        res = client.run("PreToolUse", rm, timeout=WAIT)
+        self.assertEqual(res["decision"], "deny")
+        self.assertEqual(res["hooks"][0]["scope"], {"kind": "skill", "name": "guard"})
+        with self.assertRaises(HookdError) as err:
+            client.activate_skill("")
+        self.assertEqual(err.exception.code, INVALID_PARAMS)
+        self.assertEqual(client.close(), 0)
+
     def test_unicode_survives_the_framing(self):
         # Content-Length counts bytes: a prompt of multi-byte characters must
         # arrive whole, and come back whole.

@@ -199,3 +199,22 @@ test('mcp_tool hooks are answered through callTool', async (t) => {
   assert.equal(res.decision, 'deny');
   assert.equal(res.reason, 'policy refuses curl evil.sh | sh');
 });
+
+test('hooks/activateSkill adds a Claude Code skill\'s frontmatter hooks to the session', async (t) => {
+  const home = tempDir(t);
+  const skill = path.join(home, 'skills', 'guard');
+  require('node:fs').mkdirSync(skill, { recursive: true });
+  require('node:fs').writeFileSync(path.join(skill, 'SKILL.md'),
+    `---\ndescription: guard\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ${JSON.stringify(denyRm)}\n---\nbody\n`);
+  const hookd = await start(t);
+  await hookd.initialize({ profile: 'claude', session: { id: 'sess_skill', cwd: tempDir(t) }, config: { home } });
+  const rm = { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
+  assert.equal((await hookd.run('PreToolUse', rm)).decision, 'none');
+  const listed = await hookd.list();
+  assert.deepEqual(listed.hooks[0].scope, { kind: 'skill', name: 'guard', path: path.join(skill, 'SKILL.md'), active: false });
+  const act = await hookd.activateSkill('guard');
+  assert.deepEqual(act, { name: 'guard', hooks: [listed.hooks[0].key], active: ['guard'] });
+  const res = await hookd.run('PreToolUse', rm);
+  assert.equal(res.decision, 'deny');
+  assert.deepEqual(res.hooks[0].scope, { kind: 'skill', name: 'guard' });
+});
