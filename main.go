@@ -20,9 +20,6 @@ import (
 	"github.com/hookd/hookd/rpc"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -36,7 +33,7 @@ Usage:
   hookd trust KEY...|--all       record hooks as reviewed (trusted) in the user config.toml
   hookd enable KEY / disable KEY allow or stop one hook from running
   hookd test [SCRIPT.txtar|DIR]  run a plugin's test scripts (default ./testscripts/*.txtar)
-  hookd version                  print the version
+  hookd version | --version      print the version
   hookd help [COMMAND]           show help
 
 Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.
@@ -51,6 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) > 0 && isHelpFlag(args[0]):
 		cmd, args = "help", args[1:]
+	case len(args) > 0 && args[0] == "--version":
+		cmd, args = "version", args[1:]
 	case len(args) > 0 && !strings.HasPrefix(args[0], "-"):
 		cmd, args = args[0], args[1:]
 	}
@@ -70,7 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "test":
 		code, err = cmdTest(args, stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "hookd %s\n", version)
+		fmt.Fprintf(stdout, "hookd %s\n", hookdVersion())
 	case "help":
 		err = cmdHelp(args, stdout)
 	default:
@@ -447,7 +446,7 @@ func cmdServe(args []string, stderr io.Writer) (int, error) {
 		Profile:         so.profile,
 		Home:            so.home,
 		BypassTrust:     so.bypassTrust,
-		Version:         version,
+		Version:         hookdVersion(),
 		Logger:          logger,
 	})
 	return code, nil
