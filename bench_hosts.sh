@@ -1,10 +1,10 @@
 #!/bin/sh
 # Round trip of one hooks/run with a trivial command hook from each host
 # (Go client, Node, Python) against the same command spawned by that host's
-# language, and the ratios. Needs npm ci in examples/node. Usage, from the
-# repository root: examples/bench.sh [go test flags, e.g. -count=5]
+# language, and the ratios. Needs npm ci in node/. Usage, from the
+# repository root: ./bench_hosts.sh [go test flags, e.g. -count=5]
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")"
 go test -run '^$' -bench 'TrivialCommand|NodeHost|PythonHost' -benchtime 200x "$@" . |
 awk '
 	/^Benchmark/ {

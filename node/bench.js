@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startHookd } = require('./client');
+const { startHookd } = require('./index');
 
 // The Stop input hookd writes to the hook's stdin, for the baseline.
 const input = JSON.stringify({ session_id: 's', turn_id: 't', transcript_path: null, cwd: os.tmpdir(), hook_event_name: 'Stop', model: 'gpt-5', permission_mode: 'default', stop_hook_active: false, last_assistant_message: null });

@@ -1,36 +1,83 @@
-// A Node host for hookd: spawn the sidecar, talk JSON-RPC 2.0 over its stdin
-// and stdout with vscode-jsonrpc (LSP framing), answer its mcp/callTool
-// requests, receive its notifications, and shut it down. Copy this file into a
-// VS Code extension or a Node agent; it needs only vscode-jsonrpc.
+// @hookd/hookd: the Node client for hookd. Spawns the sidecar (the binary from
+// this platform's @hookd/<platform>-<arch> package), talks JSON-RPC 2.0 over
+// its stdin and stdout with vscode-jsonrpc (LSP framing), answers its
+// mcp/callTool requests, receives its notifications, and shuts it down.
 //
-//   const { startHookd } = require('./client');
-//   const hookd = await startHookd({ bin: 'hookd', callTool: (p) => mcp.callTool(p) });
+//   const { startHookd } = require('@hookd/hookd');   // or: import { startHookd } from '@hookd/hookd'
+//   const hookd = await startHookd({ callTool: (p) => mcp.callTool(p) });
 //   await hookd.initialize({ processId: process.pid, session: { cwd: repo } });
 //   const res = await hookd.run('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
 //   if (res.decision === 'deny') refuse(res.reason);
 //   await hookd.shutdown();
 //
-// Types come from hookd.d.ts (the protocol) and are checked by `npm run typecheck`.
+// Types: protocol.d.ts (the wire protocol) and index.d.ts (this module), checked
+// with this file by `npm run typecheck`.
 'use strict';
 
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
 const rpc = require('vscode-jsonrpc/node');
 
+/** The platforms a @hookd/<platform>-<arch> package exists for (process.platform-process.arch). */
+const PLATFORMS = Object.freeze(['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64']);
+
 /**
- * @typedef {import('./hookd').HostRequests} HostRequests
- * @typedef {import('./hookd').HookdNotifications} HookdNotifications
- * @typedef {import('./hookd').InitializeParams} InitializeParams
- * @typedef {import('./hookd').InitializeResult} InitializeResult
- * @typedef {import('./hookd').RunResult} RunResult
- * @typedef {import('./hookd').ListResult} ListResult
- * @typedef {import('./hookd').HooksSummary} HooksSummary
- * @typedef {import('./hookd').TrustResult} TrustResult
- * @typedef {import('./hookd').SetEnabledResult} SetEnabledResult
- * @typedef {import('./hookd').TakePendingResult} TakePendingResult
- * @typedef {import('./hookd').CallToolParams} CallToolParams
- * @typedef {import('./hookd').CallToolResult} CallToolResult
- * @typedef {import('./hookd').EventName} EventName
- * @typedef {import('./hookd').JSONObject} JSONObject
+ * Finds the hookd binary: $HOOKD_PATH when set, else the binary in this
+ * platform's optional dependency (@hookd/linux-x64 and so on), else `hookd`
+ * on PATH. Throws an error that names each place it looked.
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {string}
+ */
+function resolveHookd(env = process.env) {
+  const exe = process.platform === 'win32' ? 'hookd.exe' : 'hookd';
+  if (env.HOOKD_PATH) {
+    if (!isFile(env.HOOKD_PATH)) throw new Error(`HOOKD_PATH is ${env.HOOKD_PATH}, which is not a file`);
+    return env.HOOKD_PATH;
+  }
+  const platform = `${process.platform}-${process.arch}`;
+  const pkg = `@hookd/${platform}`;
+  let why;
+  try {
+    const bin = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'bin', exe);
+    if (isFile(bin)) return bin;
+    why = `${bin} is missing`;
+  } catch {
+    why = PLATFORMS.includes(platform)
+      ? 'it is not installed (was @hookd/hookd installed with --omit=optional or --no-optional?)'
+      : `hookd has no binary package for ${platform} (there are: ${PLATFORMS.join(', ')})`;
+  }
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir && isFile(path.join(dir, exe))) return path.join(dir, exe);
+  }
+  throw new Error(`cannot find the hookd binary: HOOKD_PATH is not set; ${pkg}: ${why}; no ${exe} on PATH. ` +
+    'Reinstall @hookd/hookd with optional dependencies, or set HOOKD_PATH to a hookd binary.');
+}
+
+/** @param {string} file */
+function isFile(file) {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @typedef {import('./protocol').HostRequests} HostRequests
+ * @typedef {import('./protocol').HookdNotifications} HookdNotifications
+ * @typedef {import('./protocol').InitializeParams} InitializeParams
+ * @typedef {import('./protocol').InitializeResult} InitializeResult
+ * @typedef {import('./protocol').RunResult} RunResult
+ * @typedef {import('./protocol').ListResult} ListResult
+ * @typedef {import('./protocol').HooksSummary} HooksSummary
+ * @typedef {import('./protocol').TrustResult} TrustResult
+ * @typedef {import('./protocol').SetEnabledResult} SetEnabledResult
+ * @typedef {import('./protocol').TakePendingResult} TakePendingResult
+ * @typedef {import('./protocol').CallToolParams} CallToolParams
+ * @typedef {import('./protocol').CallToolResult} CallToolResult
+ * @typedef {import('./protocol').EventName} EventName
+ * @typedef {import('./protocol').JSONObject} JSONObject
  */
 
 /**
@@ -44,7 +91,7 @@ const rpc = require('vscode-jsonrpc/node');
 
 /**
  * @typedef {object} StartOptions
- * @property {string} [bin] the hookd binary (default $HOOKD_BIN, else `hookd` on PATH)
+ * @property {string} [bin] the hookd binary (default: resolveHookd())
  * @property {string[]} [args] arguments (default ['serve'])
  * @property {string} [cwd] hookd's working directory
  * @property {NodeJS.ProcessEnv} [env] hookd's environment (default: this process's)
@@ -72,7 +119,7 @@ const ErrorCodes = Object.freeze({
  * @returns {Promise<HookdClient>}
  */
 async function startHookd(options = {}) {
-  const bin = options.bin ?? process.env.HOOKD_BIN ?? 'hookd';
+  const bin = options.bin ?? resolveHookd(options.env ?? process.env);
   const stderr = options.stderr ?? 'inherit';
   const child = spawn(bin, options.args ?? ['serve'], {
     cwd: options.cwd,
@@ -176,7 +223,7 @@ class HookdClient {
    * @returns {Promise<RunResult>}
    */
   run(event, input = {}, options = {}) {
-    /** @type {import('./hookd').RunParams} */
+    /** @type {import('./protocol').RunParams} */
     const params = { event, input };
     if (options.turnId) params.turnId = options.turnId;
     return this.request('hooks/run', params, options);
@@ -232,7 +279,7 @@ class HookdClient {
 
   /**
    * Discovery warnings and bad-frame reports.
-   * @param {(params: import('./hookd').LogMessageParams) => void} handler
+   * @param {(params: import('./protocol').LogMessageParams) => void} handler
    */
   onLogMessage(handler) {
     return this.onNotification('window/logMessage', handler);
@@ -240,7 +287,7 @@ class HookdClient {
 
   /**
    * A handler with a statusMessage started or finished.
-   * @param {(params: import('./hookd').StatusParams) => void} handler
+   * @param {(params: import('./protocol').StatusParams) => void} handler
    */
   onStatus(handler) {
     return this.onNotification('hooks/status', handler);
@@ -248,7 +295,7 @@ class HookdClient {
 
   /**
    * An async handler finished.
-   * @param {(params: import('./hookd').AsyncResult) => void} handler
+   * @param {(params: import('./protocol').AsyncResult) => void} handler
    */
   onAsyncCompleted(handler) {
     return this.onNotification('hooks/asyncCompleted', handler);
@@ -299,4 +346,4 @@ class HookdClient {
   }
 }
 
-module.exports = { startHookd, HookdClient, ErrorCodes, ResponseError: rpc.ResponseError, CancellationTokenSource: rpc.CancellationTokenSource };
+module.exports = { startHookd, resolveHookd, PLATFORMS, HookdClient, ErrorCodes, ResponseError: rpc.ResponseError, CancellationTokenSource: rpc.CancellationTokenSource };

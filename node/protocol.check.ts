@@ -1,9 +1,9 @@
-// Compile-time checks of hookd.d.ts: the examples of the README's Protocol
+// Compile-time checks of protocol.d.ts: the examples of the README's Protocol
 // section and PROTOCOL.md, written as values of their types. `tsc --noEmit`
 // (npm run typecheck, run by TestNodeHost_TypesCompile) fails when a type and
 // the documented wire shape drift apart. Nothing here runs.
 
-import type * as P from './hookd';
+import type * as P from './protocol';
 
 export const initializeParams: P.InitializeParams = {
   processId: 4242,

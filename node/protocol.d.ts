@@ -1,5 +1,5 @@
-// TypeScript types for hookd's wire protocol, version 1 (the README's Protocol
-// section and PROTOCOL.md). Every request, result and notification has a type
+// TypeScript types for hookd's wire protocol, version 1 (docs/protocol.md in
+// the hookd repository). Every request, result and notification has a type
 // here; the maps at the end (HostRequests, HookdRequests, HookdNotifications,
 // HostNotifications) tie method names to them, so a host can write
 // `request<M extends keyof HostRequests>(method: M, params: HostRequests[M]['params'])`.

@@ -6,11 +6,11 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { startHookd, ResponseError } = require('../client');
+const { startHookd, ResponseError } = require('../index');
 
 /**
  * @param {import('node:test').TestContext} t
- * @param {import('../client').CallTool} [callTool]
+ * @param {import('../index').CallTool} [callTool]
  */
 async function startFake(t, callTool) {
   const hookd = await startHookd({ bin: process.execPath, args: [path.join(__dirname, 'fake-hookd.js')], callTool });
@@ -20,9 +20,9 @@ async function startFake(t, callTool) {
 }
 
 test('callTool answers mcp/callTool and status notifications arrive around it', async (t) => {
-  /** @type {import('../hookd').StatusParams[]} */
+  /** @type {import('../protocol').StatusParams[]} */
   const statuses = [];
-  /** @type {import('../hookd').CallToolParams[]} */
+  /** @type {import('../protocol').CallToolParams[]} */
   const calls = [];
   const hookd = await startFake(t, (params) => {
     calls.push(params);

@@ -6,7 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-const { startHookd, ErrorCodes } = require('../client');
+const { startHookd, ErrorCodes } = require('../index');
 const { hookdBin, hookdEnv, tempDir, codexHome, commandGroup, fifo } = require('./helpers');
 
 const denyRm = `grep -q 'rm -rf' && echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no recursive deletes"}}' || true`;
@@ -15,7 +15,7 @@ const denyRm = `grep -q 'rm -rf' && echo '{"hookSpecificOutput":{"hookEventName"
  * Starts hookd with its logs collected, and kills it when the test ends
  * (a no-op after a clean shutdown).
  * @param {import('node:test').TestContext} t
- * @param {Partial<import('../client').StartOptions>} [options]
+ * @param {Partial<import('../index').StartOptions>} [options]
  */
 async function start(t, options = {}) {
   let logs = '';
@@ -39,7 +39,7 @@ async function start(t, options = {}) {
  * Starts and initializes hookd with a Codex home, trust bypassed.
  * @param {import('node:test').TestContext} t
  * @param {string} home
- * @param {Partial<import('../client').StartOptions>} [options]
+ * @param {Partial<import('../index').StartOptions>} [options]
  */
 async function session(t, home, options = {}) {
   const hookd = await start(t, options);
@@ -172,7 +172,7 @@ test('mcp_tool hooks are answered through callTool', async (t) => {
       hooks: [{ type: 'mcp_tool', server: 'policy', tool: 'check_command', input: { command: '${tool_input.command}' } }],
     }],
   });
-  /** @type {import('../hookd').CallToolParams[]} */
+  /** @type {import('../protocol').CallToolParams[]} */
   const calls = [];
   const { hookd } = await session(t, home, {
     callTool: async (params) => {

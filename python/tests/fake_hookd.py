@@ -3,9 +3,12 @@ hooks/run and reports what came back, with hooks/status notifications around
 the call. It lets the suite check the host side of mcp/callTool whatever the
 hookd build under test supports."""
 
+import os
 import sys
 
-from hookd_client import read_message, write_message
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))
+
+from hookd._wire import read_message, write_message  # noqa: E402
 
 out = sys.stdout.buffer
 next_id = 1000

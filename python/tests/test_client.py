@@ -1,4 +1,4 @@
-"""The Python host example against the real hookd binary (HOOKD_BIN), end to
+"""The sync client (hookd.HookdClient) against the real hookd binary (HOOKD_BIN), end to
 end over real pipes; and its mcp/callTool side against a stand-in."""
 
 import json
@@ -10,7 +10,7 @@ import tempfile
 import threading
 import unittest
 
-from hookd_client import (INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, REQUEST_CANCELLED,
+from hookd import (INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, REQUEST_CANCELLED,
                           SERVER_NOT_INITIALIZED, ConnectionClosed, HookdClient, HookdError)
 
 HERE = os.path.dirname(os.path.abspath(__file__))

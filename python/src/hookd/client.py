@@ -1,13 +1,12 @@
-"""A Python host for hookd, standard library only.
+"""The synchronous hookd client, standard library only.
 
 Spawns hookd, speaks JSON-RPC 2.0 over its stdin and stdout with LSP framing
-(Content-Length headers) written by hand, reads replies on one thread, answers
-hookd's mcp/callTool requests, queues its notifications, and shuts it down.
-Copy this file into a Python agent::
+(Content-Length headers), reads replies on one thread, answers hookd's
+mcp/callTool requests, queues its notifications, and shuts it down::
 
-    from hookd_client import HookdClient
+    from hookd import HookdClient
 
-    with HookdClient.start("hookd", call_tool=my_mcp.call_tool) as hookd:
+    with HookdClient.start(call_tool=my_mcp.call_tool) as hookd:
         hookd.initialize({"processId": os.getpid(), "session": {"cwd": repo}})
         res = hookd.run("PreToolUse", {"tool_name": "Bash",
                                        "tool_input": {"command": "rm -rf /"}})
@@ -17,8 +16,8 @@ Copy this file into a Python agent::
 Leaving the ``with`` block shuts hookd down (shutdown, then exit) and waits
 for it; ``close()`` does the same.
 
-Results are the dicts the protocol defines (README, "Protocol";
-examples/node/hookd.d.ts has them as types).
+Results are the dicts the protocol defines (docs/protocol.md); hookd.types
+has them as TypedDicts. hookd.aio has the same client for asyncio.
 """
 
 from __future__ import annotations
@@ -29,7 +28,12 @@ import os
 import queue
 import subprocess
 import threading
-from typing import IO, Any, Callable, Optional
+from typing import IO, Any, Callable, Optional, cast
+
+from ._binary import find_hookd
+from ._wire import read_message, write_message
+from .types import (CallToolParams, CallToolResult, HooksSummary, InitializeParams, InitializeResult, ListResult,
+                    RunResult, SetEnabledResult, TakePendingResult, TrustResult)
 
 # JSON-RPC error codes hookd answers with.
 PARSE_ERROR = -32700
@@ -42,7 +46,7 @@ REQUEST_CANCELLED = -32800
 
 # Answers mcp/callTool: takes CallToolParams, returns an MCP CallToolResult.
 # Raise HookdError to answer with a specific JSON-RPC error.
-CallTool = Callable[[dict], dict]
+CallTool = Callable[[CallToolParams], CallToolResult]
 
 
 class HookdError(Exception):
@@ -131,10 +135,10 @@ class HookdClient:
         call_tool: Optional[CallTool] = None,
         on_notification: Optional[Callable[[str, Any], None]] = None,
     ) -> "HookdClient":
-        """Spawns hookd (bin, default $HOOKD_BIN or "hookd" on PATH) with args
-        (default: serve). hookd's logs go to stderr (default: this process's
+        """Spawns hookd (bin, default: find_hookd(), the binary this package
+        carries) with args (default: serve). hookd's logs go to stderr (default: this process's
         stderr); never to an unread pipe, which would block hookd."""
-        argv = [bin or os.environ.get("HOOKD_BIN", "hookd"), *(args or ("serve",))]
+        argv = [bin or find_hookd(env), *(args or ("serve",))]
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=cwd)
         return cls(proc, call_tool=call_tool, on_notification=on_notification)
 
@@ -165,16 +169,16 @@ class HookdClient:
             msg["params"] = params
         self._write(msg)
 
-    def initialize(self, params: Optional[dict] = None, timeout: Optional[float] = None) -> dict:
-        """Starts the session (InitializeParams) and returns InitializeResult."""
-        result = self.request("initialize", params or {}, timeout)
+    def initialize(self, params: Optional[InitializeParams] = None, timeout: Optional[float] = None) -> InitializeResult:
+        """Starts the session and returns what hookd found."""
+        result = self.request("initialize", dict(params or {}), timeout)
         self.notify("initialized", {})
-        return result
+        return cast(InitializeResult, result)
 
     def run(self, event: str, input: Optional[dict] = None, turn_id: Optional[str] = None,
-            timeout: Optional[float] = None) -> dict:
+            timeout: Optional[float] = None) -> RunResult:
         """Runs one event's hooks and returns the combined RunResult."""
-        return self.run_async(event, input, turn_id).result(timeout)
+        return cast(RunResult, self.run_async(event, input, turn_id).result(timeout))
 
     def run_async(self, event: str, input: Optional[dict] = None, turn_id: Optional[str] = None) -> Pending:
         """Starts hooks/run and returns at once; the Pending can be cancelled."""
@@ -183,20 +187,20 @@ class HookdClient:
             params["turnId"] = turn_id
         return self.send("hooks/run", params)
 
-    def list(self, event: Optional[str] = None) -> dict:
-        return self.request("hooks/list", {"event": event} if event else {})
+    def list(self, event: Optional[str] = None) -> ListResult:
+        return cast(ListResult, self.request("hooks/list", {"event": event} if event else {}))
 
-    def reload(self) -> dict:
-        return self.request("hooks/reload")
+    def reload(self) -> HooksSummary:
+        return cast(HooksSummary, self.request("hooks/reload"))
 
-    def trust(self, keys: list) -> dict:
-        return self.request("hooks/trust", {"keys": list(keys)})
+    def trust(self, keys: "list[str]") -> TrustResult:
+        return cast(TrustResult, self.request("hooks/trust", {"keys": list(keys)}))
 
-    def set_enabled(self, key: str, enabled: bool) -> dict:
-        return self.request("hooks/setEnabled", {"key": key, "enabled": enabled})
+    def set_enabled(self, key: str, enabled: bool) -> SetEnabledResult:
+        return cast(SetEnabledResult, self.request("hooks/setEnabled", {"key": key, "enabled": enabled}))
 
-    def take_pending(self) -> dict:
-        return self.request("hooks/takePending")
+    def take_pending(self) -> TakePendingResult:
+        return cast(TakePendingResult, self.request("hooks/takePending"))
 
     # ------------------------------------------------------------ lifecycle
 
@@ -282,7 +286,7 @@ class HookdClient:
         reply: dict = {"jsonrpc": "2.0", "id": msg["id"]}
         if msg["method"] == "mcp/callTool" and self.call_tool is not None:
             try:
-                reply["result"] = self.call_tool(msg.get("params") or {})
+                reply["result"] = self.call_tool(cast(CallToolParams, msg.get("params") or {}))
             except HookdError as err:
                 reply["error"] = {"code": err.code, "message": err.message}
             except Exception as err:  # the host's tool call failed: tell hookd why
@@ -293,33 +297,3 @@ class HookdClient:
             self._write(reply)
         except OSError:
             pass
-
-
-def read_message(stream: IO[bytes]) -> Optional[dict]:
-    """Reads one LSP-framed message; None at end of stream. Header names are
-    case-insensitive and may come in any order (Content-Type is ignored)."""
-    length = None
-    while True:
-        line = stream.readline()
-        if not line:
-            return None
-        line = line.rstrip(b"\r\n")
-        if not line:
-            if length is None:
-                raise ValueError("frame without Content-Length")
-            break
-        name, _, value = line.decode("ascii", "replace").partition(":")
-        if name.strip().lower() == "content-length":
-            length = int(value.strip())
-    body = stream.read(length)
-    if len(body) < length:
-        return None
-    return json.loads(body.decode("utf-8"))
-
-
-def write_message(stream: IO[bytes], msg: dict) -> None:
-    """Writes one LSP-framed message."""
-    body = json.dumps(msg, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    # The length counts bytes, not characters.
-    stream.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
-    stream.flush()

@@ -14,7 +14,9 @@ import sys
 import tempfile
 import time
 
-from hookd_client import HookdClient
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src"))
+
+from hookd import HookdClient  # noqa: E402
 
 # The Stop input hookd writes to the hook's stdin, for the baseline.
 INPUT = json.dumps({"session_id": "s", "turn_id": "t", "transcript_path": None, "cwd": tempfile.gettempdir(),
