@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const Ajv = require('ajv').default;
 
-const repo = path.resolve(__dirname, '..', '..', '..');
+const repo = path.resolve(__dirname, '..', '..');
 const schema = JSON.parse(fs.readFileSync(path.join(repo, 'schema', 'hooks.schema.json'), 'utf8'));
 const validate = new Ajv({ strict: true, strictRequired: false, allErrors: true }).compile(schema);
 
