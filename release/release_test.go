@@ -40,8 +40,10 @@ const testVersion = "0.1.0"
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if distDir != "" {
-		os.RemoveAll(distDir)
+	for _, dir := range []string{distDir, modDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -187,25 +189,8 @@ func checkWheel(t *testing.T, wheel string, tg Target) {
 // v0.1.0, read from build info: no -X flag here) and `go run` of a host that
 // imports github.com/hookd/hookd/client and gets a deny from that hookd.
 func TestGoInstall_VersionFromBuildInfo(t *testing.T) {
-	hostTarget(t)
-	if !have("git") {
-		missing(t, "git not found: it lists the files of the module")
-	}
+	env, gobin := goModuleEnv(t)
 	tmp := t.TempDir()
-	proxy := filepath.Join(tmp, "proxy")
-	writeModuleVersion(t, proxy, "v"+testVersion)
-	modcache, err := exec.CommandContext(t.Context(), "go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	gobin := filepath.Join(tmp, "bin")
-	env := append(os.Environ(),
-		// Our module from the proxy on disk, its dependencies from the
-		// module cache (a proxy too): nothing from the network.
-		"GOPROXY=file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")),
-		"GOSUMDB=off", "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local",
-		"GOMODCACHE="+filepath.Join(tmp, "modcache"), "GOBIN="+gobin,
-		"PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	run(t, tmp, env, "go", "install", "github.com/hookd/hookd@v"+testVersion)
 	if got := run(t, tmp, env, filepath.Join(gobin, "hookd"), "version"); got != "hookd v"+testVersion+"\n" {
 		t.Errorf("hookd version = %q, want the module version from build info", got)
@@ -221,23 +206,57 @@ func TestGoInstall_VersionFromBuildInfo(t *testing.T) {
 	checkDeny(t, "gohost", run(t, filepath.Join(host, "gohost"), env, "go", "run", "."), "")
 }
 
+var (
+	modOnce sync.Once
+	modDir  string
+	modErr  error
+)
+
+// goModuleEnv returns the environment of a Go user for whom this checkout is
+// github.com/hookd/hookd v0.1.0 on the module proxy, and the GOBIN it
+// installs to (on its PATH). The module cache is a fresh one, shared by
+// the tests of this package.
+func goModuleEnv(t *testing.T) (env []string, gobin string) {
+	t.Helper()
+	hostTarget(t)
+	if !have("git") {
+		missing(t, "git not found: it lists the files of the module")
+	}
+	modOnce.Do(func() {
+		if modDir, modErr = os.MkdirTemp("", "hookd-goproxy-"); modErr == nil {
+			modErr = writeModuleVersion(filepath.Join(modDir, "proxy"), "v"+testVersion)
+		}
+	})
+	if modErr != nil {
+		t.Fatal(modErr)
+	}
+	modcache, err := exec.CommandContext(t.Context(), "go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gobin = filepath.Join(modDir, "bin")
+	return append(os.Environ(),
+		// Our module from the proxy on disk, its dependencies from the
+		// module cache (a proxy too): nothing from the network.
+		"GOPROXY=file://"+filepath.ToSlash(filepath.Join(modDir, "proxy"))+",file://"+filepath.ToSlash(filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")),
+		"GOSUMDB=off", "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local",
+		"GOMODCACHE="+filepath.Join(modDir, "modcache"), "GOBIN="+gobin,
+		"PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH")), gobin
+}
+
 // writeModuleVersion lays out a GOPROXY folder serving the files git
 // tracks in this checkout as github.com/hookd/hookd at version.
-func writeModuleVersion(t *testing.T, proxy, version string) {
-	t.Helper()
-	out, err := exec.CommandContext(t.Context(), "git", "-C", "..", "ls-files", "-z").Output()
+func writeModuleVersion(proxy, version string) error {
+	out, err := exec.Command("git", "-C", "..", "ls-files", "-z").Output()
 	if err != nil {
-		missing(t, "git ls-files: %v (not a git checkout?)", err)
+		return fmt.Errorf("git ls-files (not a git checkout?): %w", err)
 	}
 	dir := filepath.Join(proxy, "github.com", "hookd", "hookd", "@v")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+		return err
 	}
-	f, err := os.Create(filepath.Join(dir, version+".zip"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
 	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
 		data, err := os.ReadFile(filepath.Join("..", name))
 		if err != nil {
@@ -245,25 +264,28 @@ func writeModuleVersion(t *testing.T, proxy, version string) {
 		}
 		w, err := zw.Create("github.com/hookd/hookd@" + version + "/" + name)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
+			return err
 		}
 	}
 	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	gomod, err := os.ReadFile(filepath.Join("..", "go.mod"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	writeFiles(t, dir, map[string]string{
-		version + ".mod":  string(gomod),
-		version + ".info": fmt.Sprintf(`{"Version": %q, "Time": %q}`, version, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Format(time.RFC3339)),
-		"list":            version + "\n",
-	})
+	for name, data := range map[string][]byte{
+		version + ".zip":  buf.Bytes(),
+		version + ".mod":  gomod,
+		version + ".info": []byte(fmt.Sprintf(`{"Version": %q, "Time": %q}`, version, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Format(time.RFC3339))),
+		"list":            []byte(version + "\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
