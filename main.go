@@ -130,7 +130,7 @@ type engineFlags struct {
 
 func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "codex", "host rule set: "+strings.Join(sortedProfiles(), ", "))
-	fs.StringVar(&f.home, "home", "", "the profile's user folder (codex: $CODEX_HOME or ~/.codex; mind: $MIND_HOME or ~/.mind; mirri, soong, claude: see the README)")
+	fs.StringVar(&f.home, "home", "", "the profile's user folder (codex: $CODEX_HOME or ~/.codex; mind: $MIND_HOME or ~/.mind; mirri, soong, claude: see docs/profiles.md)")
 	fs.StringVar(&f.cwd, "cwd", "", "session working directory (default: the current directory)")
 	fs.StringVar(&f.project, "project", "", "project root (default: the git root above --cwd, else --cwd)")
 	fs.BoolVar(&f.trustProject, "trust-project", false, "the project is trusted: load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json)")
@@ -389,7 +389,7 @@ func serveFlags(out io.Writer) (*flag.FlagSet, *serveOpts) {
 	fs.StringVar(&so.logFile, "log-file", "", "write logs to this file instead of stderr")
 	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.Usage = func() {
-		fmt.Fprint(out, "Usage: hookd [serve] [flags]\n\nSpeaks JSON-RPC 2.0 on stdin/stdout (see the README's protocol section). stdout carries only\nprotocol messages; logs go to stderr or --log-file.\n\nFlags:\n")
+		fmt.Fprint(out, "Usage: hookd [serve] [flags]\n\nSpeaks JSON-RPC 2.0 on stdin/stdout (see docs/protocol.md). stdout carries only\nprotocol messages; logs go to stderr or --log-file.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	return fs, so

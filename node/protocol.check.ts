@@ -1,5 +1,5 @@
-// Compile-time checks of protocol.d.ts: the examples of the README's Protocol
-// section and PROTOCOL.md, written as values of their types. `tsc --noEmit`
+// Compile-time checks of protocol.d.ts: the examples of the protocol page
+// (docs/protocol.md), written as values of their types. `tsc --noEmit`
 // (npm run typecheck, run by TestNodeHost_TypesCompile) fails when a type and
 // the documented wire shape drift apart. Nothing here runs.
 
@@ -74,7 +74,7 @@ export const runParams: P.RunParams = {
   input: { tool_name: 'Bash', tool_use_id: 'call_1', tool_input: { command: 'rm -rf /' } },
 };
 
-// PROTOCOL.md's example, nulls included.
+// The result example with its nulls, as docs/protocol.md shows it.
 export const runResult: P.RunResult = {
   event: 'PreToolUse',
   decision: 'deny',
@@ -91,7 +91,7 @@ export const runResult: P.RunResult = {
   skipped: [{ key: '<key>', reason: 'untrusted' }],
 };
 
-// The README's example, every field present.
+// docs/protocol.md's example, every field present.
 export const runResultFull: P.RunResult = {
   event: 'PreToolUse',
   decision: 'deny',

@@ -42,7 +42,7 @@ export type HandlerType = 'command' | 'mcp_tool';
 
 /**
  * The combined verdict of one event. `none`: nothing decided, go on as normal.
- * What allow, deny and block mean depends on the event (README, Semantics).
+ * What allow, deny and block mean depends on the event (docs/profile-codex.md).
  */
 export type Decision = 'none' | 'allow' | 'deny' | 'block' | 'ask' | 'defer';
 
