@@ -289,3 +289,37 @@ func writeModuleVersion(proxy, version string) error {
 	}
 	return nil
 }
+
+// TestPythonSource_PipInstallBuildsTheBinary: `pip install ./python` from a
+// checkout, offline, runs the in-tree build backend, which builds hookd with
+// Go for this machine and puts it in the wheel.
+func TestPythonSource_PipInstallBuildsTheBinary(t *testing.T) {
+	hostTarget(t)
+	python3, err := exec.LookPath("python3")
+	if err != nil {
+		missing(t, "python3 not found on PATH: %v", err)
+	}
+	dir := t.TempDir()
+	venv := filepath.Join(dir, "venv")
+	if out, err := exec.CommandContext(t.Context(), python3, "-m", "venv", venv).CombinedOutput(); err != nil {
+		missing(t, "python3 -m venv failed (Debian: apt-get install python3-venv): %v\n%s", err, out)
+	}
+	src, err := filepath.Abs(filepath.Join("..", "python"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	py := filepath.Join(venv, "bin", "python")
+	env := append(os.Environ(), "PIP_DISABLE_PIP_VERSION_CHECK=1", "PYTHONDONTWRITEBYTECODE=1")
+	// --no-build-isolation is not needed: the backend requires nothing.
+	run(t, dir, env, py, "-m", "pip", "install", "--no-index", "--quiet", src)
+	copyTestdata(t, dir, "smoke.py")
+	out := run(t, dir, append(env, "PATH="+pathWithout(t, "sh")), py, "smoke.py")
+	var res smokeResult
+	decode(t, out, &res)
+	if res.Decision != "deny" {
+		t.Errorf("decision %q, want deny", res.Decision)
+	}
+	if !strings.HasPrefix(res.Binary, venv) {
+		t.Errorf("ran %s, want the binary pip installed under %s", res.Binary, venv)
+	}
+}
