@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/hookd/hookd/client"
@@ -43,7 +44,7 @@ func TestClient_TypedResultsCoverEveryFieldHookdSends(t *testing.T) {
 	}
 	var init client.InitializeResult
 	strictDecode(t, "initialize", raw, &init)
-	if init.Session.ID != "sess_typed" || init.Hooks != (client.Summary{Installed: 4, Runnable: 4, Warnings: 1}) {
+	if init.Session.ID != "sess_typed" || !reflect.DeepEqual(init.Hooks, client.Summary{Installed: 4, Runnable: 4, Warnings: 1}) {
 		t.Errorf("initialize = %+v", init)
 	}
 
@@ -89,7 +90,7 @@ func TestClient_TypedResultsCoverEveryFieldHookdSends(t *testing.T) {
 		t.Errorf("warnings = %+v", list.Warnings)
 	}
 	sum, err := c.Reload(ctx)
-	if err != nil || *sum != init.Hooks {
+	if err != nil || !reflect.DeepEqual(*sum, init.Hooks) {
 		t.Errorf("Reload = %+v, %v; want %+v", sum, err, init.Hooks)
 	}
 	_, err = c.RunEvent(ctx, client.RunParams{Event: "Nope"})

@@ -197,9 +197,12 @@ func TestServe_PluginsFromConfigAndPluginDirs(t *testing.T) {
 func TestServe_PluginHookKeyAndContentSurviveAVersionUpgrade(t *testing.T) {
 	t.Setenv("SHELL", "/bin/sh")
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	cache := t.TempDir()
+	// Codex's install cache, in the user folder: there a plugin's hooks are
+	// known by id alone (elsewhere the folder is part of their hash).
+	home := t.TempDir()
+	cache := filepath.Join(home, "plugins", "cache")
 	copyPlugin(t, "codex-guard", filepath.Join(cache, "mp", "codex-guard", "1.2.0"))
-	c, _ := startPluginServe(t, t.TempDir(), map[string]any{"pluginDirs": []string{cache}})
+	c, _ := startPluginServe(t, t.TempDir(), map[string]any{"home": home, "pluginDirs": []string{cache}})
 	before := listHooks(t, c, "").Get("hooks")
 
 	copyPlugin(t, "codex-guard", filepath.Join(cache, "mp", "codex-guard", "1.10.0"))

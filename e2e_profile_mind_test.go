@@ -13,7 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/client"
-	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/mind"
 )
 
 // The rules of spec 000 (Mind), each turned into one run of the real binary:
@@ -433,7 +433,7 @@ hooks = [{ type = "command", command = "true" }]
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, ok := hooks.MindIDTime(id)
+	created, ok := mind.IDTime(id)
 	if !ok {
 		t.Fatalf("session id %q carries no time", id)
 	}

@@ -117,7 +117,8 @@ func cmdHelp(args []string, stdout io.Writer) error {
 // engineFlags are the discovery flags shared by run and list.
 type engineFlags struct {
 	profile, home, cwd, project string
-	trustProject, bypassTrust   bool
+	trustProject                optBool
+	bypassTrust                 bool
 	sessionID                   string
 	logLevel                    string
 	plugins                     pluginFlag
@@ -132,8 +133,10 @@ func (f *engineFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "codex", "host rule set: "+strings.Join(sortedProfiles(), ", "))
 	fs.StringVar(&f.home, "home", "", "the profile's user folder (codex: $CODEX_HOME or ~/.codex; mind: $MIND_HOME or ~/.mind; mirri, soong, claude: see docs/profiles.md)")
 	fs.StringVar(&f.cwd, "cwd", "", "session working directory (default: the current directory)")
-	fs.StringVar(&f.project, "project", "", "project root (default: the git root above --cwd, else --cwd)")
-	fs.BoolVar(&f.trustProject, "trust-project", false, "the project is trusted: load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json)")
+	if fs.Lookup("project") == nil {
+		fs.StringVar(&f.project, "project", "", "project root (default: the git root above --cwd, else --cwd)")
+	}
+	fs.Var(&f.trustProject, "trust-project", "the project is trusted (=false: it is not): load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json); without it the host's own record decides (codex: [projects] in config.toml, claude: ~/.claude.json)")
 	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
@@ -191,7 +194,8 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 	return hooks.Options{
 		Profile: prof,
 		Session: hooks.Session{ID: id, Cwd: cwd},
-		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject, Plugins: f.plugins,
+		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject.val,
+			ProjectTrustKnown: f.trustProject.set, Cwd: cwd, Plugins: f.plugins,
 			Managed: f.managed, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
 			Features: f.features},
 		BypassTrust: f.bypassTrust,
@@ -246,10 +250,13 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		fmt.Fprintf(stderr, "warning: %s\n", rpc.FormatWarning(w))
 	}
 	warnReview(e, stderr)
+	_, leftOut := e.Sources()
+	printLeftOut(stderr, "warning: ", leftOut)
 	res, err := e.Run(signalContext(), pos[0], input, ro.turnID)
 	if err != nil {
 		return 1, err
 	}
+	res.LeftOut = leftOut
 	out, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return 1, err
@@ -330,8 +337,12 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	list, warnings := e.List(lo.event)
+	project, leftOut := e.Sources()
 	if lo.json {
-		out, err := json.MarshalIndent(map[string]any{"hooks": list, "warnings": warnings}, "", "  ")
+		if leftOut == nil {
+			leftOut = []hooks.LeftOut{}
+		}
+		out, err := json.MarshalIndent(map[string]any{"hooks": list, "warnings": warnings, "project": project, "leftOut": leftOut}, "", "  ")
 		if err != nil {
 			return err
 		}
@@ -345,6 +356,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "# --bypass-trust: enabled hooks run without review for this invocation; nothing is recorded")
 	}
 	listNotes(stdout, list)
+	printLeftOut(stdout, "# ", leftOut)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	coverage := len(opts.ToolLocations) > 0 && opts.Profile.Coverage != nil
 	if coverage {

@@ -14,24 +14,69 @@ import (
 // They discover hooks with the same flags as list, so the keys they take are
 // the keys list prints.
 
-func trustFlags(out io.Writer) (*flag.FlagSet, *engineFlags, *bool) {
+type trustOpts struct {
+	all, untrust bool
+	project      projectArg
+}
+
+// projectArg is trust's --project: alone it names the project of --cwd,
+// --project=DIR (or a DIR argument) another folder. In the key form it is
+// the project root, as for the other commands.
+type projectArg struct {
+	set bool
+	dir *string
+}
+
+func (p *projectArg) String() string {
+	if p.dir == nil {
+		return ""
+	}
+	return *p.dir
+}
+func (p *projectArg) IsBoolFlag() bool { return true }
+func (p *projectArg) Set(s string) error {
+	p.set = true
+	if s != "true" {
+		*p.dir = s
+	}
+	return nil
+}
+
+func trustFlags(out io.Writer) (*flag.FlagSet, *engineFlags, *trustOpts) {
 	fs := flag.NewFlagSet("trust", flag.ContinueOnError)
 	fs.SetOutput(out)
 	ef := &engineFlags{}
+	to := &trustOpts{project: projectArg{dir: &ef.project}}
+	fs.Var(&to.project, "project", "trust the project folder (`DIR`, or the project of --cwd) in the host's own record, so its hooks load in hookd and in the host")
 	ef.register(fs)
-	all := fs.Bool("all", false, "trust every hook that awaits review (untrusted, or modified since trusted)")
+	fs.BoolVar(&to.all, "all", false, "trust every hook that awaits review (untrusted, or modified since trusted)")
+	fs.BoolVar(&to.untrust, "untrust", false, "with --project: record the project as not trusted")
 	fs.Usage = func() {
-		fmt.Fprint(out, "Usage: hookd trust KEY... | hookd trust --all [flags]\n\nRecords the current content (hash) of each hook as reviewed in the user config.toml\n([hooks.state.\"KEY\"] trusted_hash), so the hook runs from now on. Enabled/disabled is kept.\nThe keys are those \"hookd list\" prints with the same flags.\n\nFlags:\n")
+		fmt.Fprint(out, "Usage: hookd trust KEY... | hookd trust --all | hookd trust --project [--untrust] [DIR] [flags]\n\nRecords the current content (hash) of each hook as reviewed in the user config.toml\n([hooks.state.\"KEY\"] trusted_hash), so the hook runs from now on. Enabled/disabled is kept.\nThe keys are those \"hookd list\" prints with the same flags.\n\nWith --project, records the project folder as trusted where the host keeps that answer\n(codex: [projects.\"DIR\"] trust_level in the user config.toml; claude: projects[DIR].hasTrustDialogAccepted\nin .claude.json), so the project's own hooks load, in hookd and in the host.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	return fs, ef, all
+	return fs, ef, to
 }
 
 func cmdTrust(args []string, stdout, stderr io.Writer) error {
-	fs, ef, all := trustFlags(stderr)
+	fs, ef, to := trustFlags(stderr)
 	keys, err := parseInterspersed(fs, args)
 	if err != nil {
 		return errUsage
+	}
+	all := &to.all
+	if to.project.set {
+		if to.all {
+			return fmt.Errorf("hookd trust: --project and --all do not go together")
+		}
+		if ef.project != "" {
+			keys = append(keys, ef.project)
+			ef.project = ""
+		}
+		return cmdTrustProject(ef, keys, to.untrust, stdout, stderr)
+	}
+	if to.untrust {
+		return fmt.Errorf("hookd trust: --untrust goes with --project (to stop a hook, use hookd disable KEY)")
 	}
 	if (len(keys) == 0) != *all {
 		fs.Usage()

@@ -79,10 +79,13 @@ type ConfigParams struct {
 	Features    map[string]bool `json:"features,omitempty"`
 }
 
-// ProjectParams name the project; its hooks load only when Trusted.
+// ProjectParams name the project; its hooks load only when it is trusted.
+// Trusted nil leaves it to the host's own record (Codex: [projects] in the
+// user config.toml; Claude Code: ~/.claude.json); true or false is the
+// host's answer and wins.
 type ProjectParams struct {
 	Root    string `json:"root,omitempty"`
-	Trusted bool   `json:"trusted,omitempty"`
+	Trusted *bool  `json:"trusted,omitempty"`
 }
 
 // PluginParams name one plugin folder.
@@ -132,6 +135,31 @@ type Summary struct {
 	Installed int `json:"installed"`
 	Runnable  int `json:"runnable"`
 	Warnings  int `json:"warnings"`
+	// LeftOut lists hooks sources that exist but do not run; absent when
+	// none.
+	LeftOut []LeftOut `json:"leftOut,omitempty"`
+}
+
+// LeftOut is a hooks source that exists but whose hooks do not run: an
+// untrusted project's files (Reason "untrustedProject"), or hooks a policy
+// holds back ("managedOnly", "hooksDisabled", "disableAllHooks"). Message
+// says why; Fix is the command or edit that changes it.
+type LeftOut struct {
+	Path    string `json:"path"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+}
+
+// ProjectStatus says whether the project's hooks load, and who decided:
+// "host" (initialize config.project.trusted), "record" (the host's own
+// record, the entry for RecordDir in Record) or "default" (untrusted).
+type ProjectStatus struct {
+	Root      string `json:"root"`
+	Trusted   bool   `json:"trusted"`
+	DecidedBy string `json:"decidedBy"`
+	Record    string `json:"record,omitempty"`
+	RecordDir string `json:"recordDir,omitempty"`
 }
 
 // RunParams ask hookd to run one event's hooks.
@@ -227,6 +255,9 @@ type Skip struct {
 type ListResult struct {
 	Hooks    []HookInfo `json:"hooks"`
 	Warnings []Warning  `json:"warnings"`
+	// Project is absent without a project layer.
+	Project *ProjectStatus `json:"project,omitempty"`
+	LeftOut []LeftOut      `json:"leftOut"`
 }
 
 // HookInfo describes one discovered hook.

@@ -29,7 +29,7 @@ import (
 // Warnings end with the line and column of the element they are about.
 func ParseHooksJSON(p *Profile, data []byte, src Source, keySource string) ([]*Hook, []Warning) {
 	w := parseHooksJSON(p, data, src, keySource)
-	return w.hooks, w.warns
+	return w.Hooks, w.Warns
 }
 
 // ParseHooksTOML parses the [hooks] table of a config.toml (event arrays; the "state" sub-table is
@@ -37,76 +37,76 @@ func ParseHooksJSON(p *Profile, data []byte, src Source, keySource string) ([]*H
 // Warnings name the element by its place in the table (hooks.Event[group].hooks[handler]).
 func ParseHooksTOML(p *Profile, data []byte, src Source, keySource string) ([]*Hook, []Warning) {
 	w := parseHooksTOML(p, data, src, keySource)
-	return w.hooks, w.warns
+	return w.Hooks, w.Warns
 }
 
 // ParseHooksValue parses an already-decoded "hooks" object ({Event: [group...]}), e.g. session hooks
 // given inline by the host at initialize. Warnings name the element by its place in the object.
 func ParseHooksValue(p *Profile, hooks []byte, src Source, keySource string) ([]*Hook, []Warning) {
-	w := newHooksWalker(p, src, keySource, nil)
-	clean, ok := w.checkJSON(hooks)
+	w := NewWalker(p, src, keySource, nil)
+	clean, ok := w.CheckJSON(hooks)
 	if !ok {
-		return nil, w.warns
+		return nil, w.Warns
 	}
 	root := gjson.ParseBytes(clean)
 	switch {
 	case root.Type == gjson.Null:
 		// "hooks": null is the same as no hooks at all.
 	case !root.IsObject():
-		w.fail(root.Index, "expected an object of hook events")
+		w.Fail(root.Index, "expected an object of hook events")
 	default:
-		w.walkHooks(root, "hooks")
+		w.WalkHooks(root, "hooks")
 	}
-	return w.hooks, w.warns
+	return w.Hooks, w.Warns
 }
 
-func parseHooksJSON(p *Profile, data []byte, src Source, keySource string) *hooksWalker {
-	w := newHooksWalker(p, src, keySource, data)
-	clean, ok := w.checkJSON(data)
+func parseHooksJSON(p *Profile, data []byte, src Source, keySource string) *Walker {
+	w := NewWalker(p, src, keySource, data)
+	clean, ok := w.CheckJSON(data)
 	if !ok {
 		return w
 	}
 	root := gjson.ParseBytes(clean)
 	if !root.IsObject() {
 		// Nothing in a non-object can be a hook; the file as a whole is malformed.
-		w.fail(root.Index, "expected a JSON object")
+		w.Fail(root.Index, "expected a JSON object")
 		return w
 	}
-	fields := w.fields(root, "", cfgSite{group: -1, handler: -1})
-	for _, f := range fields.list {
-		switch f.key.Str {
+	fields := w.Fields(root, "", Site{Group: -1, Handler: -1})
+	for _, f := range fields.List {
+		switch f.Key.Str {
 		case "description":
-			if f.val.Type != gjson.String && f.val.Type != gjson.Null {
-				w.warn(cfgSite{group: -1, handler: -1}, f.val.Index, f.path,
-					"ignoring field %q in %s: expected a string", "description", w.name)
+			if f.Val.Type != gjson.String && f.Val.Type != gjson.Null {
+				w.Warn(Site{Group: -1, Handler: -1}, f.Val.Index, f.Path,
+					"ignoring field %q in %s: expected a string", "description", w.Name)
 			}
 		case "hooks":
 			switch {
-			case f.val.Type == gjson.Null:
-			case !f.val.IsObject():
-				w.warn(cfgSite{group: -1, handler: -1}, f.val.Index, f.path,
-					"ignoring field %q in %s: expected an object of hook events", "hooks", w.name)
+			case f.Val.Type == gjson.Null:
+			case !f.Val.IsObject():
+				w.Warn(Site{Group: -1, Handler: -1}, f.Val.Index, f.Path,
+					"ignoring field %q in %s: expected an object of hook events", "hooks", w.Name)
 			default:
-				w.walkHooks(f.val, "hooks")
+				w.WalkHooks(f.Val, "hooks")
 			}
 		default:
-			w.unknownField(cfgSite{group: -1, handler: -1}, f)
+			w.UnknownField(Site{Group: -1, Handler: -1}, f)
 		}
 	}
 	return w
 }
 
-func parseHooksTOML(p *Profile, data []byte, src Source, keySource string) *hooksWalker {
-	w := newHooksWalker(p, src, keySource, nil)
+func parseHooksTOML(p *Profile, data []byte, src Source, keySource string) *Walker {
+	w := NewWalker(p, src, keySource, nil)
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
-		msg := fmt.Sprintf("failed to parse hooks config %s: %v", w.name, err)
+		msg := fmt.Sprintf("failed to parse hooks config %s: %v", w.Name, err)
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
 			line, col := de.Position()
 			msg += fmt.Sprintf(" (line %d, column %d)", line, col)
 		}
-		w.warns = append(w.warns, Warning{Source: w.src.Path, Message: msg})
+		w.Warns = append(w.Warns, Warning{Source: w.Src.Path, Message: msg})
 		return w
 	}
 	raw, ok := doc["hooks"]
@@ -115,8 +115,8 @@ func parseHooksTOML(p *Profile, data []byte, src Source, keySource string) *hook
 	}
 	table, ok := raw.(map[string]any)
 	if !ok {
-		w.warn(cfgSite{group: -1, handler: -1}, -1, "hooks",
-			"ignoring field %q in %s: expected a table of hook events", "hooks", w.name)
+		w.Warn(Site{Group: -1, Handler: -1}, -1, "hooks",
+			"ignoring field %q in %s: expected a table of hook events", "hooks", w.Name)
 		return w
 	}
 	events := make(map[string]any, len(table))
@@ -126,50 +126,55 @@ func parseHooksTOML(p *Profile, data []byte, src Source, keySource string) *hook
 			events[k] = v
 		}
 	}
-	doc2, err := tomlToJSON(events)
+	doc2, err := TOMLToJSON(events)
 	if err != nil {
-		w.warns = append(w.warns, Warning{Source: w.src.Path,
-			Message: fmt.Sprintf("failed to parse hooks config %s: %v", w.name, err)})
+		w.Warns = append(w.Warns, Warning{Source: w.Src.Path,
+			Message: fmt.Sprintf("failed to parse hooks config %s: %v", w.Name, err)})
 		return w
 	}
-	w.walkHooks(gjson.ParseBytes(doc2), "hooks")
+	w.WalkHooks(gjson.ParseBytes(doc2), "hooks")
 	return w
 }
 
-// hooksWalker holds the state of reading one hooks document.
-type hooksWalker struct {
-	p         *Profile
-	src       Source
-	keySource string
-	// name is how messages name the document: its path.
-	name string
+// Walker holds the state of reading one hooks document.
+type Walker struct {
+	Profile   *Profile
+	Src       Source
+	KeySource string
+	// Name is how messages name the document: its path.
+	Name string
 	// doc is the JSON file text, for line/column positions; nil when
 	// positions are given as paths (TOML, inline values).
 	doc   []byte
-	hooks []*Hook
-	warns []Warning
+	Hooks []*Hook
+	Warns []Warning
 	// nonEmpty is set once a known event has at least one matcher group, so
 	// discovery can tell whether a layer really uses both representations.
 	nonEmpty bool
 }
 
-func newHooksWalker(p *Profile, src Source, keySource string, doc []byte) *hooksWalker {
+// NewWalker starts reading one hooks document of profile p: src is where
+// its hooks come from, keySource what their keys start with, doc the JSON
+// text for line and column positions (nil for TOML and inline values).
+func NewWalker(p *Profile, src Source, keySource string, doc []byte) *Walker {
 	name := src.Path
 	if name == "" {
 		name = keySource
 	}
-	return &hooksWalker{p: p, src: src, keySource: keySource, name: name, doc: doc}
+	return &Walker{Profile: p, Src: src, KeySource: keySource, Name: name, doc: doc}
 }
 
-// cfgSite is where in the document a warning applies; -1 means not inside a
+// Site is where in the document a warning applies; -1 means not inside a
 // group or handler.
-type cfgSite struct {
-	event   string
-	group   int
-	handler int
+type Site struct {
+	Event   string
+	Group   int
+	Handler int
 }
 
-func (w *hooksWalker) warn(s cfgSite, off int, path, format string, args ...any) {
+// Warn records a warning at site s, placed by offset off in the JSON text
+// or, without one, by path.
+func (w *Walker) Warn(s Site, off int, path, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if w.doc != nil && off >= 0 {
 		line, col := cfgLineCol(w.doc, off)
@@ -177,26 +182,26 @@ func (w *hooksWalker) warn(s cfgSite, off int, path, format string, args ...any)
 	} else if path != "" {
 		msg += " (at " + path + ")"
 	}
-	wr := Warning{Source: w.src.Path, Message: msg, Event: s.event}
-	if s.group >= 0 {
-		g := s.group
+	wr := Warning{Source: w.Src.Path, Message: msg, Event: s.Event}
+	if s.Group >= 0 {
+		g := s.Group
 		wr.Group = &g
 	}
-	if s.handler >= 0 {
-		h := s.handler
+	if s.Handler >= 0 {
+		h := s.Handler
 		wr.Handler = &h
 	}
-	w.warns = append(w.warns, wr)
+	w.Warns = append(w.Warns, wr)
 }
 
-// fail reports a document that cannot be read at all.
-func (w *hooksWalker) fail(off int, reason string) {
-	w.warn(cfgSite{group: -1, handler: -1}, off, "", "failed to parse hooks config %s: %s", w.name, reason)
+// Fail reports a document that cannot be read at all.
+func (w *Walker) Fail(off int, reason string) {
+	w.Warn(Site{Group: -1, Handler: -1}, off, "", "failed to parse hooks config %s: %s", w.Name, reason)
 }
 
-// checkJSON validates data and returns the text to walk. gjson does not
+// CheckJSON validates data and returns the text to walk. gjson does not
 // validate, so a syntax error is found here, with its position.
-func (w *hooksWalker) checkJSON(data []byte) ([]byte, bool) {
+func (w *Walker) CheckJSON(data []byte) ([]byte, bool) {
 	clean := data
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		// Editors on Windows like to write a BOM. Blank it rather than cut it
@@ -204,7 +209,7 @@ func (w *hooksWalker) checkJSON(data []byte) ([]byte, bool) {
 		clean = append([]byte("   "), data[3:]...)
 	}
 	if len(bytes.TrimSpace(clean)) == 0 {
-		w.fail(len(clean), "empty document")
+		w.Fail(len(clean), "empty document")
 		return nil, false
 	}
 	var raw json.RawMessage
@@ -219,50 +224,54 @@ func (w *hooksWalker) checkJSON(data []byte) ([]byte, bool) {
 		if w.doc == nil && off >= 0 {
 			msg += fmt.Sprintf(" (byte %d)", off)
 		}
-		w.fail(off, msg)
+		w.Fail(off, msg)
 		return nil, false
 	}
 	return clean, true
 }
 
-// cfgField is one member of a JSON object, with its path for messages.
-type cfgField struct {
-	key, val gjson.Result
-	path     string
+// Field is one member of a JSON object, with its path for messages.
+type Field struct {
+	Key, Val gjson.Result
+	Path     string
 }
 
-type cfgFieldSet struct {
-	list  []cfgField
-	byKey map[string]cfgField
+// FieldSet is a JSON object's members, in document order and by name.
+type FieldSet struct {
+	List  []Field
+	byKey map[string]Field
 }
 
-func (fs cfgFieldSet) get(name string) (cfgField, bool) {
+// Get returns the member with that name.
+func (fs FieldSet) Get(name string) (Field, bool) {
 	f, ok := fs.byKey[name]
 	return f, ok
 }
 
-// fields lists an object's members in document order. A repeated name is
+// Fields lists an object's members in document order. A repeated name is
 // reported and only its first value is used, so every later rule sees one value.
-func (w *hooksWalker) fields(obj gjson.Result, path string, s cfgSite) cfgFieldSet {
-	fs := cfgFieldSet{byKey: map[string]cfgField{}}
+func (w *Walker) Fields(obj gjson.Result, path string, s Site) FieldSet {
+	fs := FieldSet{byKey: map[string]Field{}}
 	obj.ForEach(func(k, v gjson.Result) bool {
-		f := cfgField{key: k, val: v, path: cfgJoinPath(path, k.Str)}
+		f := Field{Key: k, Val: v, Path: cfgJoinPath(path, k.Str)}
 		if _, dup := fs.byKey[k.Str]; dup {
-			w.warn(s, k.Index, f.path, "ignoring duplicate field %q in %s", k.Str, w.name)
+			w.Warn(s, k.Index, f.Path, "ignoring duplicate field %q in %s", k.Str, w.Name)
 			return true
 		}
 		fs.byKey[k.Str] = f
-		fs.list = append(fs.list, f)
+		fs.List = append(fs.List, f)
 		return true
 	})
 	return fs
 }
 
-func (w *hooksWalker) unknownField(s cfgSite, f cfgField) {
-	if w.p.QuietFields[f.key.Str] {
+// UnknownField warns about a member the reader does not know, unless the
+// profile lists it in QuietFields.
+func (w *Walker) UnknownField(s Site, f Field) {
+	if w.Profile.QuietFields[f.Key.Str] {
 		return
 	}
-	w.warn(s, f.key.Index, f.path, "ignoring unknown field %q in %s", f.key.Str, w.name)
+	w.Warn(s, f.Key.Index, f.Path, "ignoring unknown field %q in %s", f.Key.Str, w.Name)
 }
 
 func cfgJoinPath(path, key string) string {
@@ -272,32 +281,32 @@ func cfgJoinPath(path, key string) string {
 	return path + "." + key
 }
 
-// walkHooks reads {Event: [group...]}. Events go in the profile's fixed order,
+// WalkHooks reads {Event: [group...]}. Events go in the profile's fixed order,
 // whatever order the document uses, because that order is part of the
 // configuration order hooks are combined in.
-func (w *hooksWalker) walkHooks(obj gjson.Result, path string) {
-	top := cfgSite{group: -1, handler: -1}
-	fs := w.fields(obj, path, top)
-	for _, f := range fs.list {
-		if w.p.Event(f.key.Str) == nil {
-			w.warn(top, f.key.Index, f.path, "ignoring unknown hook event %q in %s", f.key.Str, w.name)
+func (w *Walker) WalkHooks(obj gjson.Result, path string) {
+	top := Site{Group: -1, Handler: -1}
+	fs := w.Fields(obj, path, top)
+	for _, f := range fs.List {
+		if w.Profile.Event(f.Key.Str) == nil {
+			w.Warn(top, f.Key.Index, f.Path, "ignoring unknown hook event %q in %s", f.Key.Str, w.Name)
 		}
 	}
-	for _, ev := range w.p.Events {
-		f, ok := fs.get(ev.Name)
+	for _, ev := range w.Profile.Events {
+		f, ok := fs.Get(ev.Name)
 		if !ok {
 			continue
 		}
-		s := cfgSite{event: ev.Name, group: -1, handler: -1}
+		s := Site{Event: ev.Name, Group: -1, Handler: -1}
 		switch {
-		case f.val.Type == gjson.Null:
-		case !f.val.IsArray():
-			w.warn(s, f.val.Index, f.path, "ignoring hook event %q in %s: expected an array of matcher groups", ev.Name, w.name)
+		case f.Val.Type == gjson.Null:
+		case !f.Val.IsArray():
+			w.Warn(s, f.Val.Index, f.Path, "ignoring hook event %q in %s: expected an array of matcher groups", ev.Name, w.Name)
 		default:
 			gi := 0
-			f.val.ForEach(func(_, g gjson.Result) bool {
+			f.Val.ForEach(func(_, g gjson.Result) bool {
 				w.nonEmpty = true
-				w.walkGroup(ev, gi, g, fmt.Sprintf("%s[%d]", f.path, gi))
+				w.walkGroup(ev, gi, g, fmt.Sprintf("%s[%d]", f.Path, gi))
 				gi++
 				return true
 			})
@@ -312,71 +321,71 @@ type cfgGroupMatcher struct {
 	m    Matcher
 }
 
-func (w *hooksWalker) walkGroup(ev *EventRules, gi int, g gjson.Result, path string) {
-	s := cfgSite{event: ev.Name, group: gi, handler: -1}
+func (w *Walker) walkGroup(ev *EventRules, gi int, g gjson.Result, path string) {
+	s := Site{Event: ev.Name, Group: gi, Handler: -1}
 	if !g.IsObject() {
-		w.warn(s, g.Index, path, "skipping matcher group in %s: expected an object", w.name)
+		w.Warn(s, g.Index, path, "skipping matcher group in %s: expected an object", w.Name)
 		return
 	}
-	fs := w.fields(g, path, s)
-	for _, f := range fs.list {
-		if f.key.Str != "matcher" && f.key.Str != "hooks" {
-			w.unknownField(s, f)
+	fs := w.Fields(g, path, s)
+	for _, f := range fs.List {
+		if f.Key.Str != "matcher" && f.Key.Str != "hooks" {
+			w.UnknownField(s, f)
 		}
 	}
 	gm := cfgGroupMatcher{m: MatchAll}
 	// Events without a match target ignore the matcher without looking at it,
 	// as Codex does, so a stale matcher there never costs the group.
-	if f, ok := fs.get("matcher"); ok && ev.MatchField != "" {
-		switch f.val.Type {
+	if f, ok := fs.Get("matcher"); ok && ev.MatchField != "" {
+		switch f.Val.Type {
 		case gjson.Null:
 		case gjson.String:
-			m, err := w.compile(ev, f.val.Str)
+			m, err := w.compile(ev, f.Val.Str)
 			if err != nil {
-				w.warn(s, f.val.Index, f.path, "invalid matcher %q in %s: %s", f.val.Str, w.name, matcherErrText(f.val.Str, err))
+				w.Warn(s, f.Val.Index, f.Path, "invalid matcher %q in %s: %s", f.Val.Str, w.Name, matcherErrText(f.Val.Str, err))
 				return
 			}
-			gm = cfgGroupMatcher{text: f.val.Str, has: true, m: m}
+			gm = cfgGroupMatcher{text: f.Val.Str, has: true, m: m}
 		default:
-			w.warn(s, f.val.Index, f.path, "invalid matcher %q in %s: expected a string", f.val.Raw, w.name)
+			w.Warn(s, f.Val.Index, f.Path, "invalid matcher %q in %s: expected a string", f.Val.Raw, w.Name)
 			return
 		}
 	}
-	w.handlers(fs, s, "matcher group", func(hi int, h gjson.Result, path string) *Hook {
+	w.Handlers(fs, s, "matcher group", func(hi int, h gjson.Result, path string) *Hook {
 		return w.walkHandler(ev, gi, hi, h, path, gm)
 	})
 }
 
-// handlers walks a group's "hooks" array and adds the hook read makes of each
+// Handlers walks a group's "hooks" array and adds the hook read makes of each
 // handler (nil: skipped, but it still used up its index). noun names the group
 // in the warning for a "hooks" that is not an array.
-func (w *hooksWalker) handlers(fs cfgFieldSet, s cfgSite, noun string, read func(hi int, h gjson.Result, path string) *Hook) {
-	hf, ok := fs.get("hooks")
-	if !ok || hf.val.Type == gjson.Null {
+func (w *Walker) Handlers(fs FieldSet, s Site, noun string, read func(hi int, h gjson.Result, path string) *Hook) {
+	hf, ok := fs.Get("hooks")
+	if !ok || hf.Val.Type == gjson.Null {
 		return
 	}
-	if !hf.val.IsArray() {
-		w.warn(s, hf.val.Index, hf.path, "skipping %s in %s: field %q must be an array", noun, w.name, "hooks")
+	if !hf.Val.IsArray() {
+		w.Warn(s, hf.Val.Index, hf.Path, "skipping %s in %s: field %q must be an array", noun, w.Name, "hooks")
 		return
 	}
 	hi := 0
-	hf.val.ForEach(func(_, h gjson.Result) bool {
-		if hook := read(hi, h, fmt.Sprintf("%s[%d]", hf.path, hi)); hook != nil {
-			w.hooks = append(w.hooks, hook)
+	hf.Val.ForEach(func(_, h gjson.Result) bool {
+		if hook := read(hi, h, fmt.Sprintf("%s[%d]", hf.Path, hi)); hook != nil {
+			w.Hooks = append(w.Hooks, hook)
 		}
 		hi++
 		return true
 	})
 }
 
-func (w *hooksWalker) compile(ev *EventRules, pattern string) (Matcher, error) {
+func (w *Walker) compile(ev *EventRules, pattern string) (Matcher, error) {
 	if ev.CompileMatcher != nil {
 		return ev.CompileMatcher(pattern)
 	}
-	if w.p.CompileMatcher == nil {
+	if w.Profile.CompileMatcher == nil {
 		return CodexMatcher(pattern)
 	}
-	return w.p.CompileMatcher(pattern)
+	return w.Profile.CompileMatcher(pattern)
 }
 
 // matcherErrText drops the `invalid matcher "<m>": ` prefix a compiler may
@@ -393,22 +402,22 @@ var (
 		"timeout": true, "statusMessage": true, "async": true}
 )
 
-// handlerFields opens a handler: an object with a string "type". It returns
+// HandlerFields opens a handler: an object with a string "type". It returns
 // the handler's fields and its type field; ok is false, with a warning, when
 // the handler is not one.
-func (w *hooksWalker) handlerFields(h gjson.Result, path string, s cfgSite) (fs cfgFieldSet, tf cfgField, ok bool) {
+func (w *Walker) HandlerFields(h gjson.Result, path string, s Site) (fs FieldSet, tf Field, ok bool) {
 	if !h.IsObject() {
-		w.warn(s, h.Index, path, "skipping hook handler in %s: expected an object", w.name)
+		w.Warn(s, h.Index, path, "skipping hook handler in %s: expected an object", w.Name)
 		return fs, tf, false
 	}
-	fs = w.fields(h, path, s)
-	tf, ok = fs.get("type")
+	fs = w.Fields(h, path, s)
+	tf, ok = fs.Get("type")
 	switch {
-	case !ok || tf.val.Type == gjson.Null:
-		w.warn(s, h.Index, path, "skipping hook handler in %s: missing field %q", w.name, "type")
+	case !ok || tf.Val.Type == gjson.Null:
+		w.Warn(s, h.Index, path, "skipping hook handler in %s: missing field %q", w.Name, "type")
 		return fs, tf, false
-	case tf.val.Type != gjson.String:
-		w.warn(s, tf.val.Index, tf.path, "skipping hook handler in %s: field %q must be a string", w.name, "type")
+	case tf.Val.Type != gjson.String:
+		w.Warn(s, tf.Val.Index, tf.Path, "skipping hook handler in %s: field %q must be a string", w.Name, "type")
 		return fs, tf, false
 	}
 	return fs, tf, true
@@ -416,41 +425,41 @@ func (w *hooksWalker) handlerFields(h gjson.Result, path string, s cfgSite) (fs 
 
 // walkHandler reads one handler and returns its hook, or nil when the handler
 // is skipped. A skipped handler still used up its index (the caller counts).
-func (w *hooksWalker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path string, gm cfgGroupMatcher) *Hook {
-	s := cfgSite{event: ev.Name, group: gi, handler: hi}
-	fs, tf, ok := w.handlerFields(h, path, s)
+func (w *Walker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path string, gm cfgGroupMatcher) *Hook {
+	s := Site{Event: ev.Name, Group: gi, Handler: hi}
+	fs, tf, ok := w.HandlerFields(h, path, s)
 	if !ok {
 		return nil
 	}
 	var allowed map[string]bool
-	switch tf.val.Str {
+	switch tf.Val.Str {
 	case TypeCommand:
 		allowed = commandFields
 	case TypeMCPTool:
 		if ev.NoMCP {
-			w.warn(s, h.Index, path, "skipping MCP tool hook in %s: %s MCP hooks are not supported", w.name, ev.Name)
+			w.Warn(s, h.Index, path, "skipping MCP tool hook in %s: %s MCP hooks are not supported", w.Name, ev.Name)
 			return nil
 		}
 		allowed = mcpFields
 	case "prompt", "agent":
-		w.warn(s, tf.val.Index, tf.path, "skipping %s hook in %s: %s hooks are not supported yet", tf.val.Str, w.name, tf.val.Str)
+		w.Warn(s, tf.Val.Index, tf.Path, "skipping %s hook in %s: %s hooks are not supported yet", tf.Val.Str, w.Name, tf.Val.Str)
 		return nil
 	default:
-		w.warn(s, tf.val.Index, tf.path, "skipping hook handler in %s: unknown type %q", w.name, tf.val.Str)
+		w.Warn(s, tf.Val.Index, tf.Path, "skipping hook handler in %s: unknown type %q", w.Name, tf.Val.Str)
 		return nil
 	}
-	for _, f := range fs.list {
-		if !allowed[f.key.Str] {
-			w.unknownField(s, f)
+	for _, f := range fs.List {
+		if !allowed[f.Key.Str] {
+			w.UnknownField(s, f)
 		}
 	}
 
-	hr := cfgHandlerReader{w: w, s: s, fs: fs, kind: "command"}
+	hr := HandlerReader{W: w, S: s, FS: fs, Kind: "command"}
 	var hd Handler
-	if tf.val.Str == TypeCommand {
+	if tf.Val.Str == TypeCommand {
 		hd, ok = hr.command(ev, h, path)
 	} else {
-		hr.kind = "MCP tool"
+		hr.Kind = "MCP tool"
 		hd, ok = hr.mcpTool(ev, h, path)
 	}
 	if !ok {
@@ -458,23 +467,23 @@ func (w *hooksWalker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, pa
 	}
 
 	hook := &Hook{
-		Key:        fmt.Sprintf("%s:%s:%d:%d", w.keySource, ev.Label, gi, hi),
+		Key:        fmt.Sprintf("%s:%s:%d:%d", w.KeySource, ev.Label, gi, hi),
 		Event:      ev.Name,
 		Matcher:    gm.text,
 		HasMatcher: gm.has,
 		matcher:    gm.m,
-		Source:     w.src,
+		Source:     w.Src,
 		Handler:    hd,
 		Trust:      TrustUntrusted,
 		Enabled:    true,
 	}
-	if w.src.Layer == LayerManaged {
+	if w.Src.Layer == LayerManaged {
 		hook.Trust = TrustManaged
 	}
-	if w.p.ReadHandler != nil {
-		msg, skip := w.p.ReadHandler(ev, h, hook)
+	if w.Profile.ReadHandler != nil {
+		msg, skip := w.Profile.ReadHandler(ev, h, hook)
 		if msg != "" {
-			w.warn(s, h.Index, path, "%s in %s", msg, w.name)
+			w.Warn(s, h.Index, path, "%s in %s", msg, w.Name)
 		}
 		if skip {
 			return nil
@@ -484,68 +493,68 @@ func (w *hooksWalker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, pa
 	return hook
 }
 
-// cfgHandlerReader reads the typed fields of one handler. Type errors are checked
+// HandlerReader reads the typed fields of one handler. Type errors are checked
 // in a fixed field order, not document order, so the same handler gives the
 // same warning whether it came from JSON or TOML.
-type cfgHandlerReader struct {
-	w    *hooksWalker
-	s    cfgSite
-	fs   cfgFieldSet
-	kind string // "command" or "MCP tool", for messages
+type HandlerReader struct {
+	W    *Walker
+	S    Site
+	FS   FieldSet
+	Kind string // "command" or "MCP tool", for messages
 }
 
-// badType reports a wrongly typed field; the handler is then skipped.
-func (r cfgHandlerReader) badType(f cfgField, want string) {
-	r.w.warn(r.s, f.val.Index, f.path, "skipping %s hook in %s: field %q must be %s", r.kind, r.w.name, f.key.Str, want)
+// BadType reports a wrongly typed field; the handler is then skipped.
+func (r HandlerReader) BadType(f Field, want string) {
+	r.W.Warn(r.S, f.Val.Index, f.Path, "skipping %s hook in %s: field %q must be %s", r.Kind, r.W.Name, f.Key.Str, want)
 }
 
 // optString reads an optional string field; null counts as absent.
-func (r cfgHandlerReader) optString(name string) (f cfgField, v string, set, ok bool) {
-	f, present := r.fs.get(name)
-	if !present || f.val.Type == gjson.Null {
+func (r HandlerReader) optString(name string) (f Field, v string, set, ok bool) {
+	f, present := r.FS.Get(name)
+	if !present || f.Val.Type == gjson.Null {
 		return f, "", false, true
 	}
-	if f.val.Type != gjson.String {
-		r.badType(f, "a string")
+	if f.Val.Type != gjson.String {
+		r.BadType(f, "a string")
 		return f, "", false, false
 	}
-	return f, f.val.Str, true, true
+	return f, f.Val.Str, true, true
 }
 
-// optCount reads an optional non-negative integer field. Only an integer
+// OptCount reads an optional non-negative integer field. Only an integer
 // literal counts: 30.0 or 3e1 is a float to Codex's serde and to us.
-func (r cfgHandlerReader) optCount(name string) (f cfgField, v int, set, ok bool) {
-	f, present := r.fs.get(name)
-	if !present || f.val.Type == gjson.Null {
+func (r HandlerReader) OptCount(name string) (f Field, v int, set, ok bool) {
+	f, present := r.FS.Get(name)
+	if !present || f.Val.Type == gjson.Null {
 		return f, 0, false, true
 	}
-	if f.val.Type == gjson.Number {
-		if n, err := strconv.ParseUint(f.val.Raw, 10, 63); err == nil && n <= math.MaxInt {
+	if f.Val.Type == gjson.Number {
+		if n, err := strconv.ParseUint(f.Val.Raw, 10, 63); err == nil && n <= math.MaxInt {
 			return f, int(n), true, true
 		}
 	}
-	r.badType(f, "a non-negative integer")
+	r.BadType(f, "a non-negative integer")
 	return f, 0, false, false
 }
 
-func (r cfgHandlerReader) optBool(name string) (f cfgField, v, set, ok bool) {
-	f, present := r.fs.get(name)
-	if !present || f.val.Type == gjson.Null {
+func (r HandlerReader) optBool(name string) (f Field, v, set, ok bool) {
+	f, present := r.FS.Get(name)
+	if !present || f.Val.Type == gjson.Null {
 		return f, false, false, true
 	}
-	if f.val.Type != gjson.True && f.val.Type != gjson.False {
-		r.badType(f, "a boolean")
+	if f.Val.Type != gjson.True && f.Val.Type != gjson.False {
+		r.BadType(f, "a boolean")
 		return f, false, false, false
 	}
-	return f, f.val.Bool(), true, true
+	return f, f.Val.Bool(), true, true
 }
 
 // maxTimeoutSeconds keeps timeout*time.Second from overflowing in the engine.
 const maxTimeoutSeconds = int(math.MaxInt64 / int64(time.Second))
 
-// timeout applies the event's default, the 1 s floor (0 means 1 s, as in
+// Timeout applies the event's default, the 1 s floor (0 means 1 s, as in
 // Codex) and the event's cap, warning when the cap cuts a configured value.
-func (r cfgHandlerReader) timeout(ev *EventRules, f cfgField, v int, set bool) int {
+func (r HandlerReader) Timeout(ev *EventRules, f Field, v int, set bool) int {
 	t := ev.DefaultTimeout
 	if set {
 		t = v
@@ -553,22 +562,22 @@ func (r cfgHandlerReader) timeout(ev *EventRules, f cfgField, v int, set bool) i
 	t = min(max(t, 1), maxTimeoutSeconds)
 	if ev.MaxTimeout > 0 && t > ev.MaxTimeout {
 		if set {
-			r.w.warn(r.s, f.val.Index, f.path, "clamping %s hook timeout to %ds in %s", ev.Name, ev.MaxTimeout, r.w.name)
+			r.W.Warn(r.S, f.Val.Index, f.Path, "clamping %s hook timeout to %ds in %s", ev.Name, ev.MaxTimeout, r.W.Name)
 		}
 		t = ev.MaxTimeout
 	}
 	return t
 }
 
-func (r cfgHandlerReader) command(ev *EventRules, h gjson.Result, path string) (Handler, bool) {
+func (r HandlerReader) command(ev *EventRules, h gjson.Result, path string) (Handler, bool) {
 	hd := Handler{Type: TypeCommand}
-	cf, present := r.fs.get("command")
-	if !present || cf.val.Type == gjson.Null {
-		r.w.warn(r.s, h.Index, path, "skipping command hook in %s: missing field %q", r.w.name, "command")
+	cf, present := r.FS.Get("command")
+	if !present || cf.Val.Type == gjson.Null {
+		r.W.Warn(r.S, h.Index, path, "skipping command hook in %s: missing field %q", r.W.Name, "command")
 		return hd, false
 	}
-	if cf.val.Type != gjson.String {
-		r.badType(cf, "a string")
+	if cf.Val.Type != gjson.String {
+		r.BadType(cf, "a string")
 		return hd, false
 	}
 	cwf, cw, cwSet, ok := r.optString("commandWindows")
@@ -583,7 +592,7 @@ func (r cfgHandlerReader) command(ev *EventRules, h gjson.Result, path string) (
 	if !ok {
 		return hd, false
 	}
-	tof, to, toSet, ok := r.optCount("timeout")
+	tof, to, toSet, ok := r.OptCount("timeout")
 	if !ok {
 		return hd, false
 	}
@@ -591,19 +600,19 @@ func (r cfgHandlerReader) command(ev *EventRules, h gjson.Result, path string) (
 	if !ok {
 		return hd, false
 	}
-	lf, limit, limitSet, ok := r.optCount("additionalContextLimit")
+	lf, limit, limitSet, ok := r.OptCount("additionalContextLimit")
 	if !ok {
 		return hd, false
 	}
 
-	if strings.TrimSpace(cf.val.Str) == "" {
-		r.w.warn(r.s, cf.val.Index, cf.path, "skipping empty hook command in %s", r.w.name)
+	if strings.TrimSpace(cf.Val.Str) == "" {
+		r.W.Warn(r.S, cf.Val.Index, cf.Path, "skipping empty hook command in %s", r.W.Name)
 		return hd, false
 	}
-	hd.Command = cf.val.Str
+	hd.Command = cf.Val.Str
 	switch {
 	case cwSet && cw2Set:
-		r.w.warn(r.s, cw2f.val.Index, cw2f.path, "ignoring command_windows in %s: commandWindows is also set", r.w.name)
+		r.W.Warn(r.S, cw2f.Val.Index, cw2f.Path, "ignoring command_windows in %s: commandWindows is also set", r.W.Name)
 	case cw2Set:
 		cwf, cw, cwSet = cw2f, cw2, true
 	}
@@ -611,7 +620,7 @@ func (r cfgHandlerReader) command(ev *EventRules, h gjson.Result, path string) (
 		// An empty Windows command would run nothing on Windows; fall back to
 		// command there rather than skip a hook that works elsewhere.
 		if strings.TrimSpace(cw) == "" {
-			r.w.warn(r.s, cwf.val.Index, cwf.path, "ignoring empty %s in %s", cwf.key.Str, r.w.name)
+			r.W.Warn(r.S, cwf.Val.Index, cwf.Path, "ignoring empty %s in %s", cwf.Key.Str, r.W.Name)
 		} else {
 			hd.CommandWindows = cw
 		}
@@ -619,24 +628,24 @@ func (r cfgHandlerReader) command(ev *EventRules, h gjson.Result, path string) (
 	if statusSet {
 		hd.StatusMessage = &status
 	}
-	hd.Timeout = r.timeout(ev, tof, to, toSet)
+	hd.Timeout = r.Timeout(ev, tof, to, toSet)
 	hd.AsyncConfigured = async
 	hd.Async = async
 	if async && ev.ForceSync {
-		r.w.warn(r.s, af.val.Index, af.path, "running async %s hook synchronously in %s", ev.Name, r.w.name)
+		r.W.Warn(r.S, af.Val.Index, af.Path, "running async %s hook synchronously in %s", ev.Name, r.W.Name)
 		hd.Async = false
 	}
 	if limitSet {
 		if ev.ContextLimit {
 			hd.AdditionalContextLimit = &limit
 		} else {
-			r.w.warn(r.s, lf.val.Index, lf.path, "ignoring additionalContextLimit for %s hook in %s", ev.Name, r.w.name)
+			r.W.Warn(r.S, lf.Val.Index, lf.Path, "ignoring additionalContextLimit for %s hook in %s", ev.Name, r.W.Name)
 		}
 	}
 	return hd, true
 }
 
-func (r cfgHandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (Handler, bool) {
+func (r HandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (Handler, bool) {
 	hd := Handler{Type: TypeMCPTool}
 	sf, server, _, ok := r.optString("server")
 	if !ok {
@@ -647,20 +656,20 @@ func (r cfgHandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (
 		return hd, false
 	}
 	input := json.RawMessage("{}")
-	if f, present := r.fs.get("input"); present && f.val.Type != gjson.Null {
-		if !f.val.IsObject() {
-			r.badType(f, "an object")
+	if f, present := r.FS.Get("input"); present && f.Val.Type != gjson.Null {
+		if !f.Val.IsObject() {
+			r.BadType(f, "an object")
 			return hd, false
 		}
 		// The input is a template, hashed as written; a null has no TOML form,
 		// so Codex cannot hash it and rejects it.
-		if cfgContainsNull(f.val) {
-			r.w.warn(r.s, f.val.Index, f.path, "skipping MCP tool hook in %s: field %q must not contain null", r.w.name, "input")
+		if cfgContainsNull(f.Val) {
+			r.W.Warn(r.S, f.Val.Index, f.Path, "skipping MCP tool hook in %s: field %q must not contain null", r.W.Name, "input")
 			return hd, false
 		}
-		input = json.RawMessage(f.val.Raw)
+		input = json.RawMessage(f.Val.Raw)
 	}
-	tof, to, toSet, ok := r.optCount("timeout")
+	tof, to, toSet, ok := r.OptCount("timeout")
 	if !ok {
 		return hd, false
 	}
@@ -674,16 +683,16 @@ func (r cfgHandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (
 	}
 
 	for _, req := range []struct {
-		f    cfgField
+		f    Field
 		name string
 		v    string
 	}{{sf, "server", server}, {tf, "tool", tool}} {
 		if strings.TrimSpace(req.v) == "" {
 			at, atPath := h.Index, path
-			if req.f.key.Exists() {
-				at, atPath = req.f.val.Index, req.f.path
+			if req.f.Key.Exists() {
+				at, atPath = req.f.Val.Index, req.f.Path
 			}
-			r.w.warn(r.s, at, atPath, "skipping MCP tool hook in %s: field %q must be a non-empty string", r.w.name, req.name)
+			r.W.Warn(r.S, at, atPath, "skipping MCP tool hook in %s: field %q must be a non-empty string", r.W.Name, req.name)
 			return hd, false
 		}
 	}
@@ -694,10 +703,10 @@ func (r cfgHandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (
 	if statusSet {
 		hd.StatusMessage = &status
 	}
-	hd.Timeout = r.timeout(ev, tof, to, toSet)
+	hd.Timeout = r.Timeout(ev, tof, to, toSet)
 	hd.AsyncConfigured = async
 	if async {
-		r.w.warn(r.s, af.val.Index, af.path, "running async MCP tool hook synchronously in %s: MCP tool hooks cannot be async", r.w.name)
+		r.W.Warn(r.S, af.Val.Index, af.Path, "running async MCP tool hook synchronously in %s: MCP tool hooks cannot be async", r.W.Name)
 	}
 	return hd, true
 }
@@ -725,11 +734,11 @@ func cfgLineCol(doc []byte, off int) (line, col int) {
 	return line, 1 + utf8.RuneCount(doc[start:off])
 }
 
-// tomlToJSON encodes a value decoded by go-toml as JSON for the walker. Floats
+// TOMLToJSON encodes a value decoded by go-toml as JSON for the walker. Floats
 // are kept visibly floats ("30.0"), because a float timeout must be refused as
 // Codex's serde refuses it, and a plain float64 would encode as "30". Dates
 // become their TOML text; the walker then reports them as wrongly typed.
-func tomlToJSON(v any) ([]byte, error) {
+func TOMLToJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

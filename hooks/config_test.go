@@ -14,7 +14,7 @@ var cfgTestSrc = Source{Layer: LayerUser, Path: cfgTestPath}
 
 func cfgParseJSON(t *testing.T, doc string) ([]*Hook, []Warning) {
 	t.Helper()
-	return ParseHooksJSON(Codex, []byte(doc), cfgTestSrc, cfgTestPath)
+	return ParseHooksJSON(codexProfile(), []byte(doc), cfgTestSrc, cfgTestPath)
 }
 
 // cfgOne parses a document that must yield exactly one hook.
@@ -88,7 +88,7 @@ func TestParse_CommandHandlerGetsDefaultsAndIdentity(t *testing.T) {
 
 func TestParse_ManagedSourceIsTrustedAsManaged(t *testing.T) {
 	src := Source{Layer: LayerManaged, Path: "/etc/codex/requirements.toml"}
-	hooks, _ := ParseHooksJSON(Codex, []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}`), src, src.Path)
+	hooks, _ := ParseHooksJSON(codexProfile(), []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}`), src, src.Path)
 	if len(hooks) != 1 || hooks[0].Trust != TrustManaged || !hooks[0].Enabled {
 		t.Fatalf("hooks = %+v", hooks)
 	}
@@ -533,8 +533,8 @@ func TestParse_PositionColumnsCountCharacters(t *testing.T) {
 }
 
 func TestParseTOML_SameHookAsJSONGivesSameHandlerAndKeySuffix(t *testing.T) {
-	jsonHooks, jsonWarns := ParseHooksJSON(Codex, cfgReadTestdata(t, "same.json"), cfgTestSrc, "J")
-	tomlHooks, tomlWarns := ParseHooksTOML(Codex, cfgReadTestdata(t, "same.toml"), Source{Layer: LayerUser, Path: "/cfg/config.toml"}, "T")
+	jsonHooks, jsonWarns := ParseHooksJSON(codexProfile(), cfgReadTestdata(t, "same.json"), cfgTestSrc, "J")
+	tomlHooks, tomlWarns := ParseHooksTOML(codexProfile(), cfgReadTestdata(t, "same.toml"), Source{Layer: LayerUser, Path: "/cfg/config.toml"}, "T")
 	if len(jsonHooks) != 3 || len(tomlHooks) != len(jsonHooks) {
 		t.Fatalf("json %q, toml %q", cfgKeys(jsonHooks), cfgKeys(tomlHooks))
 	}
@@ -569,7 +569,7 @@ func TestParseTOML_SameHookAsJSONGivesSameHandlerAndKeySuffix(t *testing.T) {
 }
 
 func TestParseTOML_SyntaxErrorGivesOneWarning(t *testing.T) {
-	hooks, warns := ParseHooksTOML(Codex, cfgReadTestdata(t, "malformed.toml"), Source{Layer: LayerUser, Path: "/cfg/config.toml"}, "/cfg/config.toml")
+	hooks, warns := ParseHooksTOML(codexProfile(), cfgReadTestdata(t, "malformed.toml"), Source{Layer: LayerUser, Path: "/cfg/config.toml"}, "/cfg/config.toml")
 	if len(hooks) != 0 {
 		t.Errorf("hooks = %q", cfgKeys(hooks))
 	}
@@ -581,7 +581,7 @@ func TestParseTOML_SyntaxErrorGivesOneWarning(t *testing.T) {
 
 func TestParseTOML_NoHooksTableGivesNothing(t *testing.T) {
 	for _, doc := range []string{"", `model = "o3"`, "[features]\nhooks = true\n", "[hooks.state.\"k\"]\nenabled = false\n"} {
-		hooks, warns := ParseHooksTOML(Codex, []byte(doc), Source{Path: "/c.toml"}, "/c.toml")
+		hooks, warns := ParseHooksTOML(codexProfile(), []byte(doc), Source{Path: "/c.toml"}, "/c.toml")
 		if len(hooks) != 0 || len(warns) != 0 {
 			t.Errorf("%q: hooks %q warnings %q", doc, cfgKeys(hooks), cfgMessages(warns))
 		}
@@ -603,7 +603,7 @@ type = "command"
 command = "x"
 timeout = 30.0
 `
-	hooks, warns := ParseHooksTOML(Codex, []byte(doc), Source{Layer: LayerProject, Path: "/p/.codex/config.toml"}, "/p/.codex/config.toml")
+	hooks, warns := ParseHooksTOML(codexProfile(), []byte(doc), Source{Layer: LayerProject, Path: "/p/.codex/config.toml"}, "/p/.codex/config.toml")
 	if got := cfgKeys(hooks); !reflect.DeepEqual(got, []string{"/p/.codex/config.toml:pre_tool_use:0:0"}) {
 		t.Errorf("keys = %q", got)
 	}
@@ -616,7 +616,7 @@ timeout = 30.0
 }
 
 func TestParseTOML_HooksNotATableWarns(t *testing.T) {
-	hooks, warns := ParseHooksTOML(Codex, []byte(`hooks = "on"`), Source{Path: "/c.toml"}, "/c.toml")
+	hooks, warns := ParseHooksTOML(codexProfile(), []byte(`hooks = "on"`), Source{Path: "/c.toml"}, "/c.toml")
 	if len(hooks) != 0 {
 		t.Errorf("hooks = %q", cfgKeys(hooks))
 	}
@@ -625,7 +625,7 @@ func TestParseTOML_HooksNotATableWarns(t *testing.T) {
 
 func TestParseValue_ReadsInlineHooksObject(t *testing.T) {
 	src := Source{Layer: LayerSession, Path: "session"}
-	hooks, warns := ParseHooksValue(Codex, []byte(`{"Stop": [{"hooks": [{"type": "command", "command": "a"}, {"type": "command", "command": ""}]}]}`), src, "session")
+	hooks, warns := ParseHooksValue(codexProfile(), []byte(`{"Stop": [{"hooks": [{"type": "command", "command": "a"}, {"type": "command", "command": ""}]}]}`), src, "session")
 	if got := cfgKeys(hooks); !reflect.DeepEqual(got, []string{"session:stop:0:0"}) {
 		t.Errorf("keys = %q", got)
 	}
@@ -635,13 +635,13 @@ func TestParseValue_ReadsInlineHooksObject(t *testing.T) {
 	}
 
 	for _, bad := range []string{`[1]`, `{"Stop": [`} {
-		hooks, warns := ParseHooksValue(Codex, []byte(bad), src, "session")
+		hooks, warns := ParseHooksValue(codexProfile(), []byte(bad), src, "session")
 		if len(hooks) != 0 {
 			t.Errorf("%s: hooks = %q", bad, cfgKeys(hooks))
 		}
 		cfgWantWarnings(t, warns, "failed to parse hooks config session: ")
 	}
-	if hooks, warns := ParseHooksValue(Codex, []byte(`null`), src, "session"); len(hooks)+len(warns) != 0 {
+	if hooks, warns := ParseHooksValue(codexProfile(), []byte(`null`), src, "session"); len(hooks)+len(warns) != 0 {
 		t.Errorf("null: hooks %q warnings %q", cfgKeys(hooks), cfgMessages(warns))
 	}
 }

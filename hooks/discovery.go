@@ -10,8 +10,8 @@ import (
 
 // File names inside a layer folder (user or project).
 const (
-	hooksJSONName  = "hooks.json"
-	configTOMLName = "config.toml"
+	HooksJSONName  = "hooks.json"
+	ConfigTOMLName = "config.toml"
 )
 
 // DiscoverOptions says where to look for hooks.
@@ -19,7 +19,15 @@ type DiscoverOptions struct {
 	Home           string // profile user folder; "" = $<p.HomeEnv> or ~/<p.HomeDir>
 	ProjectRoot    string // "" = no project layer
 	ProjectTrusted bool
-	SessionHooks   []byte // inline {Event: [group...]} from the host, may be nil
+	// ProjectTrustKnown is true when the host answered whether the project
+	// is trusted (false included). When it did not, the profile's own trust
+	// record decides (ProjectTrustStore); a true ProjectTrusted is always
+	// the host's answer.
+	ProjectTrustKnown bool
+	// Cwd is the session's working directory, whose trust record is looked
+	// up before the project root's ("" = the project root).
+	Cwd          string
+	SessionHooks []byte // inline {Event: [group...]} from the host, may be nil
 
 	// Plugins are the plugins the host names (config.plugins, --plugin) and
 	// PluginDirs the folders scanned for more (config.pluginDirs). DataHome
@@ -49,36 +57,36 @@ type DiscoverOptions struct {
 // problem in one source is a warning and never stops the others from loading; only required
 // managed hooks that fail to load are Fatal.
 func DiscoverAll(p *Profile, opts DiscoverOptions) *Discovery {
-	var d discoveryRun
+	var d DiscoveryRun
 	d.managed(p, opts.Managed)
-	opts.SessionHooks = d.splitSessionState(opts.SessionHooks)
+	opts.SessionHooks = d.SplitSessionState(opts.SessionHooks)
 	home := ResolveHome(p, opts.Home)
 	switch {
 	case home != "":
-		d.layer(p, home, LayerUser)
+		d.Layer(p, home, LayerUser)
 	case p.HomeEnv != "" || p.HomeDir != "":
-		d.warns = append(d.warns, Warning{Message: fmt.Sprintf(
+		d.Warns = append(d.Warns, Warning{Message: fmt.Sprintf(
 			"skipping user hooks: cannot find the user folder (set $%s or $HOME)", p.HomeEnv)})
 	}
 	// An untrusted project must not get to run code, so its folder is not even
 	// read: its hooks would only be listed, and listing needs trust too.
 	if opts.ProjectTrusted && opts.ProjectRoot != "" && p.ProjectDir != "" {
-		dir := filepath.Join(discAbsClean(opts.ProjectRoot), p.ProjectDir)
+		dir := filepath.Join(AbsClean(opts.ProjectRoot), p.ProjectDir)
 		// Running inside the home folder makes the project folder the user
 		// folder; reading it twice would double every hook.
-		if home == "" || !discSameDir(dir, home) {
-			d.layer(p, dir, LayerProject)
+		if home == "" || !SameDir(dir, home) {
+			d.Layer(p, dir, LayerProject)
 		}
 	}
 	if len(opts.SessionHooks) > 0 {
 		hooks, warns := ParseHooksValue(p, opts.SessionHooks, Source{Layer: LayerSession, Path: "session"}, "session")
-		d.add(hooks, warns)
+		d.Add(hooks, warns)
 	}
 	d.plugins(p, opts)
-	for i, h := range d.hooks {
+	for i, h := range d.Hooks {
 		h.Order = i
 	}
-	return d.finish(p, opts)
+	return d.Finish(p, opts)
 }
 
 // ResolveHome returns the profile's user folder for opts.Home: home itself when
@@ -87,11 +95,11 @@ func DiscoverAll(p *Profile, opts DiscoverOptions) *Discovery {
 // stable whatever the working directory.
 func ResolveHome(p *Profile, home string) string {
 	if home != "" {
-		return discAbsClean(home)
+		return AbsClean(home)
 	}
 	if p.HomeEnv != "" {
 		if v := os.Getenv(p.HomeEnv); v != "" {
-			return discAbsClean(v)
+			return AbsClean(v)
 		}
 	}
 	if p.HomeDir == "" {
@@ -101,13 +109,13 @@ func ResolveHome(p *Profile, home string) string {
 	if err != nil || uh == "" {
 		return ""
 	}
-	return filepath.Join(discAbsClean(uh), p.HomeDir)
+	return filepath.Join(AbsClean(uh), p.HomeDir)
 }
 
 // FindProjectRoot returns the nearest ancestor of cwd containing .git (a dir or a file), else cwd.
 // A .git file marks a linked worktree or a submodule, which is a project root too.
 func FindProjectRoot(cwd string) string {
-	start := discAbsClean(cwd)
+	start := AbsClean(cwd)
 	for dir := start; ; {
 		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 			return dir
@@ -120,67 +128,73 @@ func FindProjectRoot(cwd string) string {
 	}
 }
 
-type discoveryRun struct {
-	hooks []*Hook
-	warns []Warning
-	fatal []error
+// DiscoveryRun collects one discovery: the hooks found, the warnings and
+// the problems that must stop a session. A profile's own Discover builds on
+// its steps (Layer, Add, AddPlugin) and ends with Finish.
+type DiscoveryRun struct {
+	Hooks []*Hook
+	Warns []Warning
+	Fatal []error
 	// req is what the managed requirements say; sessionState is the
 	// "state" member of the session hooks.
 	req          requirements
-	sessionState []byte
+	SessionState []byte
 }
 
-func (d *discoveryRun) add(hooks []*Hook, warns []Warning) {
-	d.hooks = append(d.hooks, hooks...)
-	d.warns = append(d.warns, warns...)
+// Add appends hooks and warnings found by one step.
+func (d *DiscoveryRun) Add(hooks []*Hook, warns []Warning) {
+	d.Hooks = append(d.Hooks, hooks...)
+	d.Warns = append(d.Warns, warns...)
 }
 
-// layer loads one config folder: hooks.json first, then [hooks] in config.toml.
-func (d *discoveryRun) layer(p *Profile, dir, layer string) {
-	jsonPath := filepath.Join(dir, hooksJSONName)
-	tomlPath := filepath.Join(dir, configTOMLName)
+// Layer loads one config folder: hooks.json first, then [hooks] in config.toml.
+func (d *DiscoveryRun) Layer(p *Profile, dir, layer string) {
+	jsonPath := filepath.Join(dir, HooksJSONName)
+	tomlPath := filepath.Join(dir, ConfigTOMLName)
 	var jsonUsed, tomlUsed bool
-	if data, ok := d.read(jsonPath); ok {
+	if data, ok := d.Read(jsonPath); ok {
 		w := parseHooksJSON(p, data, Source{Layer: layer, Path: jsonPath}, jsonPath)
-		d.add(w.hooks, w.warns)
+		d.Add(w.Hooks, w.Warns)
 		jsonUsed = w.nonEmpty
 	}
-	if data, ok := d.read(tomlPath); ok {
+	if data, ok := d.Read(tomlPath); ok {
 		w := parseHooksTOML(p, data, Source{Layer: layer, Path: tomlPath}, tomlPath)
-		d.add(w.hooks, w.warns)
+		d.Add(w.Hooks, w.Warns)
 		tomlUsed = w.nonEmpty
 	}
 	if jsonUsed && tomlUsed {
-		d.warns = append(d.warns, Warning{Source: dir, Message: fmt.Sprintf(
+		d.Warns = append(d.Warns, Warning{Source: dir, Message: fmt.Sprintf(
 			"loading hooks from both %s and %s; prefer a single representation for this layer", jsonPath, tomlPath)})
 	}
 }
 
-// read returns a file's content. A missing file is the normal case and says
+// Read returns a file's content. A missing file is the normal case and says
 // nothing; any other failure is a warning so a broken setup is not silent.
-func (d *discoveryRun) read(path string) ([]byte, bool) {
-	data, err := readConfigFile(path)
+func (d *DiscoveryRun) Read(path string) ([]byte, bool) {
+	data, err := ReadConfigFile(path)
 	switch {
 	case err == nil:
 		return data, true
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false
 	default:
-		d.warns = append(d.warns, Warning{Source: path,
+		d.Warns = append(d.Warns, Warning{Source: path,
 			Message: fmt.Sprintf("failed to read hooks config %s: %v", path, err)})
 		return nil, false
 	}
 }
 
-func discAbsClean(path string) string {
+// AbsClean returns path absolute and clean; cleaned only when it cannot be
+// made absolute.
+func AbsClean(path string) string {
 	if abs, err := filepath.Abs(path); err == nil {
 		return abs
 	}
 	return filepath.Clean(path)
 }
 
-// discSameDir reports whether a and b name one folder, through symlinks too.
-func discSameDir(a, b string) bool {
+// SameDir reports whether a and b name one folder, through symlinks too.
+func SameDir(a, b string) bool {
 	if filepath.Clean(a) == filepath.Clean(b) {
 		return true
 	}

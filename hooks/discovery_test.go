@@ -58,7 +58,7 @@ func discCodexHome(t *testing.T) string {
 func TestDiscover_UserLayerFromCodexHome(t *testing.T) {
 	home := discCodexHome(t)
 	discWriteFile(t, filepath.Join(home, "hooks.json"), discStopJSON("a", "b"))
-	hooks, warns := Discover(Codex, DiscoverOptions{})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{})
 	cfgWantWarnings(t, warns)
 	jsonPath := filepath.Join(home, "hooks.json")
 	if got := cfgKeys(hooks); !reflect.DeepEqual(got, []string{jsonPath + ":stop:0:0", jsonPath + ":stop:0:1"}) {
@@ -74,12 +74,12 @@ func TestDiscover_UserLayerFromCodexHome(t *testing.T) {
 func TestDiscover_MissingFilesAreNotWarnings(t *testing.T) {
 	discCodexHome(t)
 	project := t.TempDir()
-	hooks, warns := Discover(Codex, DiscoverOptions{ProjectRoot: project, ProjectTrusted: true})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{ProjectRoot: project, ProjectTrusted: true})
 	if len(hooks) != 0 || len(warns) != 0 {
 		t.Errorf("hooks %q warnings %q", cfgKeys(hooks), cfgMessages(warns))
 	}
 	// A user folder that does not exist at all is not a warning either.
-	hooks, warns = Discover(Codex, DiscoverOptions{Home: filepath.Join(project, "nope")})
+	hooks, warns = Discover(codexProfile(), DiscoverOptions{Home: filepath.Join(project, "nope")})
 	if len(hooks) != 0 || len(warns) != 0 {
 		t.Errorf("hooks %q warnings %q", cfgKeys(hooks), cfgMessages(warns))
 	}
@@ -90,7 +90,7 @@ func TestDiscover_BothJSONAndTOMLInOneLayerLoadBothWithWarning(t *testing.T) {
 	jsonPath, tomlPath := filepath.Join(home, "hooks.json"), filepath.Join(home, "config.toml")
 	discWriteFile(t, jsonPath, discStopJSON("from-json"))
 	discWriteFile(t, tomlPath, discStopTOML("from-toml"))
-	hooks, warns := Discover(Codex, DiscoverOptions{})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{})
 	if got := discCommands(hooks); !reflect.DeepEqual(got, []string{"from-json", "from-toml"}) {
 		t.Errorf("commands = %q, want JSON first", got)
 	}
@@ -111,7 +111,7 @@ func TestDiscover_OneEmptyRepresentationIsNoConflict(t *testing.T) {
 			home := discCodexHome(t)
 			discWriteFile(t, filepath.Join(home, "hooks.json"), tc.json)
 			discWriteFile(t, filepath.Join(home, "config.toml"), tc.toml)
-			hooks, warns := Discover(Codex, DiscoverOptions{})
+			hooks, warns := Discover(codexProfile(), DiscoverOptions{})
 			cfgWantWarnings(t, warns)
 			if len(hooks) != 1 {
 				t.Errorf("hooks = %q", cfgKeys(hooks))
@@ -136,7 +136,7 @@ func TestDiscover_ProjectLayerOnlyWhenTrusted(t *testing.T) {
 		{"trusted project loaded after user", true, []string{"user", "project-json", "project-toml"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			hooks, warns := Discover(Codex, DiscoverOptions{ProjectRoot: project, ProjectTrusted: tc.trusted})
+			hooks, warns := Discover(codexProfile(), DiscoverOptions{ProjectRoot: project, ProjectTrusted: tc.trusted})
 			if got := discCommands(hooks); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("commands = %q, want %q", got, tc.want)
 			}
@@ -164,7 +164,7 @@ func TestDiscover_ProjectFolderSameAsUserFolderReadOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, projectRoot := range []string{root, link} {
-		hooks, warns := Discover(Codex, DiscoverOptions{Home: home, ProjectRoot: projectRoot, ProjectTrusted: true})
+		hooks, warns := Discover(codexProfile(), DiscoverOptions{Home: home, ProjectRoot: projectRoot, ProjectTrusted: true})
 		if got := discCommands(hooks); !reflect.DeepEqual(got, []string{"once"}) {
 			t.Errorf("project %s: commands = %q", projectRoot, got)
 		}
@@ -175,7 +175,7 @@ func TestDiscover_ProjectFolderSameAsUserFolderReadOnce(t *testing.T) {
 func TestDiscover_SessionHooksLoadLast(t *testing.T) {
 	home := discCodexHome(t)
 	discWriteFile(t, filepath.Join(home, "config.toml"), discStopTOML("user"))
-	hooks, warns := Discover(Codex, DiscoverOptions{SessionHooks: []byte(`{"Stop": [{"hooks": [{"type": "command", "command": "session"}]}]}`)})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{SessionHooks: []byte(`{"Stop": [{"hooks": [{"type": "command", "command": "session"}]}]}`)})
 	cfgWantWarnings(t, warns)
 	if got := discCommands(hooks); !reflect.DeepEqual(got, []string{"user", "session"}) {
 		t.Fatalf("commands = %q", got)
@@ -191,7 +191,7 @@ func TestDiscover_OrderIncreasesAcrossAllSources(t *testing.T) {
 	discWriteFile(t, filepath.Join(home, "config.toml"), discStopTOML("u3"))
 	project := t.TempDir()
 	discWriteFile(t, filepath.Join(project, ".codex", "hooks.json"), discStopJSON("p1", "", "p2"))
-	hooks, _ := Discover(Codex, DiscoverOptions{ProjectRoot: project, ProjectTrusted: true,
+	hooks, _ := Discover(codexProfile(), DiscoverOptions{ProjectRoot: project, ProjectTrusted: true,
 		SessionHooks: []byte(`{"Stop": [{"hooks": [{"type": "command", "command": "s1"}]}]}`)})
 	if got := discCommands(hooks); !reflect.DeepEqual(got, []string{"u1", "u2", "u3", "p1", "p2", "s1"}) {
 		t.Fatalf("commands = %q", got)
@@ -210,7 +210,7 @@ func TestDiscover_UnreadableFileWarnsAndOthersStillLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	discWriteFile(t, filepath.Join(home, "config.toml"), discStopTOML("still"))
-	hooks, warns := Discover(Codex, DiscoverOptions{})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{})
 	if got := discCommands(hooks); !reflect.DeepEqual(got, []string{"still"}) {
 		t.Errorf("commands = %q", got)
 	}
@@ -230,7 +230,7 @@ func TestDiscover_PermissionDeniedFileWarns(t *testing.T) {
 	if err := os.Chmod(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	hooks, warns := Discover(Codex, DiscoverOptions{})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{})
 	if len(hooks) != 0 {
 		t.Errorf("hooks = %q", cfgKeys(hooks))
 	}
@@ -242,7 +242,7 @@ func TestDiscover_MalformedFileLoadsNothingFromItOnly(t *testing.T) {
 	jsonPath := filepath.Join(home, "hooks.json")
 	discWriteFile(t, jsonPath, string(cfgReadTestdata(t, "malformed.json")))
 	discWriteFile(t, filepath.Join(home, "config.toml"), discStopTOML("ok"))
-	hooks, warns := Discover(Codex, DiscoverOptions{})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{})
 	if got := discCommands(hooks); !reflect.DeepEqual(got, []string{"ok"}) {
 		t.Errorf("commands = %q", got)
 	}
@@ -256,7 +256,7 @@ func TestDiscover_RelativeHomeGivesAbsoluteKeys(t *testing.T) {
 	dir := t.TempDir()
 	discWriteFile(t, filepath.Join(dir, "h", "hooks.json"), discStopJSON("x"))
 	t.Chdir(dir)
-	hooks, _ := Discover(Codex, DiscoverOptions{Home: "./h/../h"})
+	hooks, _ := Discover(codexProfile(), DiscoverOptions{Home: "./h/../h"})
 	want := filepath.Join(dir, "h", "hooks.json") + ":stop:0:0"
 	if len(hooks) != 1 || hooks[0].Key != want {
 		t.Errorf("keys = %q, want %q", cfgKeys(hooks), want)
@@ -267,14 +267,14 @@ func TestDiscover_ResolveHomeOptionThenEnvThenHomeDir(t *testing.T) {
 	user := t.TempDir()
 	t.Setenv("HOME", user)
 	t.Setenv("CODEX_HOME", "")
-	if got, want := ResolveHome(Codex, ""), filepath.Join(user, ".codex"); got != want {
+	if got, want := ResolveHome(codexProfile(), ""), filepath.Join(user, ".codex"); got != want {
 		t.Errorf("no env: %q, want %q", got, want)
 	}
 	t.Setenv("CODEX_HOME", "/opt/codex/")
-	if got := ResolveHome(Codex, ""); got != "/opt/codex" {
+	if got := ResolveHome(codexProfile(), ""); got != "/opt/codex" {
 		t.Errorf("CODEX_HOME: %q", got)
 	}
-	if got := ResolveHome(Codex, "/given//home"); got != "/given/home" {
+	if got := ResolveHome(codexProfile(), "/given//home"); got != "/given/home" {
 		t.Errorf("option: %q", got)
 	}
 }

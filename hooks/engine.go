@@ -68,6 +68,7 @@ type Engine struct {
 	mu       sync.RWMutex
 	hooks    []*Hook
 	warnings []Warning
+	sources  sourceReport // project trust and sources left out (project_trust.go)
 
 	finished atomic.Int64 // completion counter for "last completed" rules
 	state    State        // the profile's per-session memory (AfterCombine)
@@ -75,6 +76,8 @@ type Engine struct {
 	// Async handlers belong to the engine, not to the request that started
 	// them (async.go).
 	async asyncRunner
+
+	kinds map[string]HandlerKind // by Handler.Type (handler.go)
 }
 
 // ErrUnknownEvent is returned by Run for an event the profile does not know.
@@ -91,7 +94,7 @@ func (e *ParamError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Ms
 // New builds an engine. Call Load to discover hooks.
 func New(opts Options) *Engine {
 	if opts.Profile == nil {
-		opts.Profile = Codex
+		opts.Profile = defaultProfile()
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -109,6 +112,7 @@ func New(opts Options) *Engine {
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
 	e.async.init()
+	e.kinds = e.handlerKinds()
 	return e
 }
 
@@ -128,6 +132,9 @@ type Summary struct {
 	Installed int `json:"installed"`
 	Runnable  int `json:"runnable"`
 	Warnings  int `json:"warnings"`
+	// LeftOut: see Discovery. Absent when nothing was left out; hooks/list
+	// also says whether the project is trusted and who decided.
+	LeftOut []LeftOut `json:"leftOut,omitempty"`
 }
 
 // Load discovers hooks again and replaces the engine's hook set. When
@@ -143,6 +150,7 @@ func (e *Engine) Load() Summary {
 
 func (e *Engine) summary(hooks []*Hook, warnings []Warning) Summary {
 	s := Summary{Installed: len(hooks), Warnings: len(warnings)}
+	_, s.LeftOut = e.Sources()
 	for _, h := range hooks {
 		if e.skipReason(h) == "" {
 			s.Runnable++
@@ -412,15 +420,18 @@ func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Ho
 	return o
 }
 
-// execute runs the handler's process (or, for mcp_tool, asks the host).
+// execute runs the handler by its kind (handler.go).
 func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
+	if k, ok := e.kinds[h.Handler.Type]; ok {
+		return k.Run(ctx, h, stdin)
+	}
 	timeout := time.Duration(h.Handler.Timeout) * time.Second
-	if h.Handler.Type == TypeMCPTool {
-		return e.callTool(ctx, h, stdin)
-	}
-	if h.Handler.Type != TypeCommand {
-		return RawResult{Err: fmt.Errorf("%s handlers are not supported by this build", h.Handler.Type), Timeout: timeout}
-	}
+	return RawResult{Err: fmt.Errorf("%s handlers are not supported by this build", h.Handler.Type), Timeout: timeout}
+}
+
+// runCommand is the command kind: the handler's process, run by package proc.
+func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResult {
+	timeout := time.Duration(h.Handler.Timeout) * time.Second
 	script := h.Handler.Command
 	if runtime.GOOS == "windows" && h.Handler.CommandWindows != "" {
 		script = h.Handler.CommandWindows

@@ -11,7 +11,7 @@ import (
 // engine's own cost on top of spawning one trivial hook.
 func BenchmarkEngineRun_TrivialCommand(b *testing.B) {
 	b.Setenv("SHELL", "/bin/sh")
-	e := New(Options{Profile: Codex, Session: Session{ID: "s", Cwd: b.TempDir()},
+	e := New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: b.TempDir()},
 		Discover:    DiscoverOptions{Home: b.TempDir(), SessionHooks: []byte(`{"Stop":[{"hooks":[{"type":"command","command":"true"}]}]}`)},
 		BypassTrust: true})
 	defer e.Close()

@@ -15,7 +15,7 @@ func newTestEngine(t *testing.T, hooksObj string, bypass bool) *Engine {
 	t.Helper()
 	t.Setenv("SHELL", "/bin/sh")
 	e := New(Options{
-		Profile:     Codex,
+		Profile:     codexProfile(),
 		Session:     Session{ID: "sess_1", Cwd: t.TempDir(), TranscriptPath: "/tmp/t.jsonl", Model: "gpt-5", PermissionMode: "default"},
 		Discover:    DiscoverOptions{Home: t.TempDir(), SessionHooks: []byte(hooksObj)},
 		BypassTrust: bypass,
@@ -30,7 +30,7 @@ func newTestEngine(t *testing.T, hooksObj string, bypass bool) *Engine {
 
 func TestInput_FieldsInCodexOrderFilledFromSession(t *testing.T) {
 	e := newTestEngine(t, `{}`, false)
-	got := e.buildInput(Codex.Event("PreToolUse"), []byte(`{"tool_use_id":"c1","extra":{"a":1},"tool_input":{"command":"ls"},"tool_name":"exec_command"}`), "turn-1")
+	got := e.buildInput(codexProfile().Event("PreToolUse"), []byte(`{"tool_use_id":"c1","extra":{"a":1},"tool_input":{"command":"ls"},"tool_name":"exec_command"}`), "turn-1")
 	want := fmt.Sprintf(`{"session_id":"sess_1","turn_id":"turn-1","transcript_path":"/tmp/t.jsonl","cwd":%q,"hook_event_name":"PreToolUse","model":"gpt-5","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"c1","extra":{"a":1}}`, e.opts.Session.Cwd)
 	if string(got) != want {
 		t.Errorf("input\n got %s\nwant %s", got, want)
@@ -39,7 +39,7 @@ func TestInput_FieldsInCodexOrderFilledFromSession(t *testing.T) {
 
 func TestInput_RequestFieldWinsOverSessionButNotEventName(t *testing.T) {
 	e := newTestEngine(t, `{}`, false)
-	got := gjson.ParseBytes(e.buildInput(Codex.Event("Stop"), []byte(`{"cwd":"/elsewhere","hook_event_name":"Fake","session_id":"other"}`), ""))
+	got := gjson.ParseBytes(e.buildInput(codexProfile().Event("Stop"), []byte(`{"cwd":"/elsewhere","hook_event_name":"Fake","session_id":"other"}`), ""))
 	if got.Get("cwd").Str != "/elsewhere" || got.Get("session_id").Str != "other" {
 		t.Errorf("request fields should win: %s", got.Raw)
 	}
@@ -57,7 +57,7 @@ func TestInput_RequestFieldWinsOverSessionButNotEventName(t *testing.T) {
 func TestInput_NoTranscriptIsNull(t *testing.T) {
 	e := newTestEngine(t, `{}`, false)
 	e.opts.Session.TranscriptPath = ""
-	got := gjson.ParseBytes(e.buildInput(Codex.Event("SessionEnd"), []byte(`{"reason":"other"}`), ""))
+	got := gjson.ParseBytes(e.buildInput(codexProfile().Event("SessionEnd"), []byte(`{"reason":"other"}`), ""))
 	if got.Get("transcript_path").Type != gjson.Null || got.Get("model").Exists() || got.Get("permission_mode").Exists() {
 		t.Errorf("SessionEnd input: %s", got.Raw)
 	}
@@ -201,4 +201,14 @@ func TestRun_CancelledContextIsAnError(t *testing.T) {
 	if _, err := e.Run(ctx, "Stop", nil, ""); err == nil {
 		t.Fatal("Run with a cancelled context succeeded")
 	}
+}
+
+// codexProfile is Codex's profile, registered by package codex, which
+// hosts_test.go links into the test binary.
+func codexProfile() *Profile {
+	p, ok := LookupProfile("codex")
+	if !ok {
+		panic("codex profile not registered: hosts_test.go links it")
+	}
+	return p
 }

@@ -32,7 +32,7 @@ func TestCheckEnvNames_RejectsWhatCannotBeAName(t *testing.T) {
 func TestOptions_EnvAllowlistAppliesToAnyProfile(t *testing.T) {
 	t.Setenv("HOOKD_ALLOW_TEST", "visible")
 	t.Setenv("HOOKD_DENY_TEST", "hidden")
-	e := New(Options{Profile: Codex, Session: Session{ID: "s", Cwd: t.TempDir()},
+	e := New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: t.TempDir()},
 		Discover:     DiscoverOptions{Home: t.TempDir(), SessionHooks: []byte(`{"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo \"${HOOKD_ALLOW_TEST:-none} ${HOOKD_DENY_TEST:-none}\""}]}]}`)},
 		BypassTrust:  true,
 		EnvAllowlist: []string{"PATH", "HOOKD_ALLOW_TEST"}})

@@ -21,6 +21,10 @@ import (
 //	{"event_name": <snake label>, "matcher": <effective matcher, when set>,
 //	 "hooks": [<the one normalized handler>]}
 //
+// A plugin hook from outside the host's install cache (--plugin, a scanned
+// folder) adds "plugin_root": <its resolved folder>, so trust names the folder
+// whose scripts run as well as the command (docs/trust-security.md).
+//
 // Codex writes that JSON with serde_json, which differs from Go's encoders in
 // two ways that matter here: it leaves U+2028 and U+2029 raw, and it prints
 // floating-point numbers as ryu does (1.0, 1e20). Everything else (escaping
@@ -67,6 +71,11 @@ func hookIdentity(label string, h *Hook, windows bool) []byte {
 	id := map[string]any{"event_name": label, "hooks": []any{handler}}
 	if h.HasMatcher {
 		id["matcher"] = h.Matcher
+	}
+	if h.Source.pluginRoot != "" {
+		// hookd's own field: Codex loads plugins only from its install
+		// cache, whose hooks never carry it, so hashes stay Codex's there.
+		id["plugin_root"] = h.Source.pluginRoot
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

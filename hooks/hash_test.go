@@ -9,7 +9,7 @@ import (
 // returns it.
 func hashOneJSON(t *testing.T, doc string) *Hook {
 	t.Helper()
-	hooks, warns := ParseHooksJSON(Codex, []byte(doc), Source{Layer: LayerUser, Path: "/tmp/hooks.json"}, "/tmp/hooks.json")
+	hooks, warns := ParseHooksJSON(codexProfile(), []byte(doc), Source{Layer: LayerUser, Path: "/tmp/hooks.json"}, "/tmp/hooks.json")
 	if len(hooks) != 1 {
 		t.Fatalf("want one hook, got %d; warnings %q", len(hooks), cfgMessages(warns))
 	}
@@ -18,7 +18,7 @@ func hashOneJSON(t *testing.T, doc string) *Hook {
 
 func hashOneTOML(t *testing.T, doc string) *Hook {
 	t.Helper()
-	hooks, warns := ParseHooksTOML(Codex, []byte(doc), Source{Layer: LayerUser, Path: "/tmp/config.toml"}, "/tmp/config.toml")
+	hooks, warns := ParseHooksTOML(codexProfile(), []byte(doc), Source{Layer: LayerUser, Path: "/tmp/config.toml"}, "/tmp/config.toml")
 	if len(hooks) != 1 {
 		t.Fatalf("want one hook, got %d; warnings %q", len(hooks), cfgMessages(warns))
 	}
@@ -50,7 +50,7 @@ func TestHash_CodexVectors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := hashOneJSON(t, tc.doc)
-			label := Codex.Event(h.Event).Label
+			label := codexProfile().Event(h.Event).Label
 			if got := string(hookIdentity(label, h, false)); got != tc.identity {
 				t.Errorf("identity\n got %s\nwant %s", got, tc.identity)
 			}
@@ -77,7 +77,7 @@ func TestHash_SameHookFromJSONAndTOMLHashesTheSame(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			j, tm := hashOneJSON(t, tc.json), hashOneTOML(t, tc.toml)
 			if j.Hash != tm.Hash {
-				label := Codex.Event(j.Event).Label
+				label := codexProfile().Event(j.Event).Label
 				t.Errorf("JSON and TOML hash differently:\n json %s\n toml %s", hookIdentity(label, j, false), hookIdentity(label, tm, false))
 			}
 		})
@@ -135,7 +135,7 @@ func TestHash_WindowsCommandIsHashedOnWindows(t *testing.T) {
 
 func TestHash_OtherHandlersOfTheGroupAreNotHashed(t *testing.T) {
 	one := hashOneJSON(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"a"}]}]}}`)
-	hooks, _ := ParseHooksJSON(Codex, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"a"},{"type":"command","command":"b"}]}]}}`),
+	hooks, _ := ParseHooksJSON(codexProfile(), []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"a"},{"type":"command","command":"b"}]}]}}`),
 		Source{Layer: LayerUser, Path: "/tmp/hooks.json"}, "/tmp/hooks.json")
 	if hooks[0].Hash != one.Hash || hooks[1].Hash == one.Hash {
 		t.Errorf("hashes %s %s, alone %s", hooks[0].Hash, hooks[1].Hash, one.Hash)
@@ -144,7 +144,7 @@ func TestHash_OtherHandlersOfTheGroupAreNotHashed(t *testing.T) {
 
 // BenchmarkHash is the cost discovery pays per hook for its trust hash.
 func BenchmarkHash(b *testing.B) {
-	hooks, _ := ParseHooksJSON(Codex, []byte(`{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"mcp_tool","server":"security","tool":"scan","input":{"file_path":"${tool_input.file_path}","n":1.5},"timeout":30,"statusMessage":"Scanning file"}]}]}}`),
+	hooks, _ := ParseHooksJSON(codexProfile(), []byte(`{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"mcp_tool","server":"security","tool":"scan","input":{"file_path":"${tool_input.file_path}","n":1.5},"timeout":30,"statusMessage":"Scanning file"}]}]}}`),
 		Source{Layer: LayerUser, Path: "/tmp/hooks.json"}, "/tmp/hooks.json")
 	h := hooks[0]
 	for b.Loop() {

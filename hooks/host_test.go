@@ -67,7 +67,7 @@ func hostEngine(t *testing.T, hooksObj string, host Host, maxOutput int) *Engine
 	t.Setenv("SHELL", "/bin/sh")
 	t.Setenv("TMPDIR", t.TempDir())
 	e := New(Options{
-		Profile:     Codex,
+		Profile:     codexProfile(),
 		Session:     Session{ID: "sess_h", Cwd: t.TempDir(), Model: "gpt-5"},
 		Discover:    DiscoverOptions{Home: t.TempDir(), SessionHooks: []byte(hooksObj)},
 		BypassTrust: true,

@@ -56,6 +56,12 @@ type Discovery struct {
 	// engine copies them into its State, where AfterCombine reads them. Nil
 	// for codex.
 	Settings map[string]string
+	// Project says whether the project is trusted and who decided (nil
+	// without a project layer); LeftOut lists sources that exist but whose
+	// hooks do not run (untrusted project, managed-only, hooks turned off).
+	// The engine fills both after the profile's Discover.
+	Project *ProjectStatus
+	LeftOut []LeftOut
 }
 
 // Discover runs the profile's discovery for callers that only need hooks and
@@ -65,25 +71,26 @@ func Discover(p *Profile, opts DiscoverOptions) ([]*Hook, []Warning) {
 	return r.Hooks, r.Warnings
 }
 
-func (d *discoveryRun) fail(format string, args ...any) {
-	d.fatal = append(d.fatal, fmt.Errorf(format, args...))
+// Fail records a problem that must stop the session from starting.
+func (d *DiscoveryRun) Fail(format string, args ...any) {
+	d.Fatal = append(d.Fatal, fmt.Errorf(format, args...))
 }
 
 // managed loads the managed requirements at path. A file that does not exist
 // means there are no requirements (hosts may always name the default path);
 // one that exists but cannot be read or parsed is fatal, since ignoring an
 // administrator's policy would be silent.
-func (d *discoveryRun) managed(p *Profile, path string) {
+func (d *DiscoveryRun) managed(p *Profile, path string) {
 	if path == "" {
 		return
 	}
-	path = discAbsClean(path)
-	data, err := readConfigFile(path)
+	path = AbsClean(path)
+	data, err := ReadConfigFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return
 	case err != nil:
-		d.fail("failed to load required managed hooks: read managed requirements %s: %v", path, err)
+		d.Fail("failed to load required managed hooks: read managed requirements %s: %v", path, err)
 		return
 	}
 	var doc map[string]any
@@ -93,19 +100,19 @@ func (d *discoveryRun) managed(p *Profile, path string) {
 			line, col := de.Position()
 			err = fmt.Errorf("%s (line %d, column %d)", de.Error(), line, col)
 		}
-		d.fail("failed to load required managed hooks: parse managed requirements %s: %v", path, err)
+		d.Fail("failed to load required managed hooks: parse managed requirements %s: %v", path, err)
 		return
 	}
 	d.req.path = path
 	if v, ok := doc["allow_managed_hooks_only"]; ok {
 		b, isBool := v.(bool)
 		if !isBool {
-			d.fail("failed to load required managed hooks: allow_managed_hooks_only in %s must be true or false", path)
+			d.Fail("failed to load required managed hooks: allow_managed_hooks_only in %s must be true or false", path)
 		}
 		d.req.managedOnly = b
 	}
 	if on, set, err := featureFlag(doc); err != nil {
-		d.fail("failed to load required managed hooks: %v in %s", err, path)
+		d.Fail("failed to load required managed hooks: %v in %s", err, path)
 	} else if set {
 		d.req.hooksFeature = &on
 	}
@@ -116,7 +123,7 @@ func (d *discoveryRun) managed(p *Profile, path string) {
 	}
 	table, ok := raw.(map[string]any)
 	if !ok {
-		d.fail("failed to load required managed hooks: hooks in %s must be a table", path)
+		d.Fail("failed to load required managed hooks: hooks in %s must be a table", path)
 		return
 	}
 	dirKey := "managed_dir"
@@ -132,45 +139,45 @@ func (d *discoveryRun) managed(p *Profile, path string) {
 		switch k {
 		case "managed_dir", "windows_managed_dir":
 		case "state":
-			d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf(
+			d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf(
 				"ignoring hooks.state in %s: managed hooks are always trusted and enabled", path)})
 		default:
 			events[k] = v
 		}
 	}
-	text, err := tomlToJSON(events)
+	text, err := TOMLToJSON(events)
 	if err != nil {
-		d.fail("failed to load required managed hooks: %s: %v", path, err)
+		d.Fail("failed to load required managed hooks: %s: %v", path, err)
 		return
 	}
-	w := newHooksWalker(p, Source{Layer: LayerManaged, Path: path}, keySource, nil)
-	w.walkHooks(gjson.ParseBytes(text), "hooks")
-	for _, wr := range w.warns {
+	w := NewWalker(p, Source{Layer: LayerManaged, Path: path}, keySource, nil)
+	w.WalkHooks(gjson.ParseBytes(text), "hooks")
+	for _, wr := range w.Warns {
 		if dropsEntry(wr) {
-			d.fail("failed to load required managed hooks: %s", wr.Message)
+			d.Fail("failed to load required managed hooks: %s", wr.Message)
 		} else {
-			d.warns = append(d.warns, wr)
+			d.Warns = append(d.Warns, wr)
 		}
 	}
-	d.hooks = append(d.hooks, w.hooks...)
+	d.Hooks = append(d.Hooks, w.Hooks...)
 }
 
 // managedDir returns the key source of the managed hooks: the platform's
 // managed hook folder when one is configured (it must exist; otherwise the
 // managed hooks are skipped with a warning, as Codex does), else the
 // requirements file itself.
-func (d *discoveryRun) managedDir(table map[string]any, dirKey, path string) (string, bool) {
+func (d *DiscoveryRun) managedDir(table map[string]any, dirKey, path string) (string, bool) {
 	v, ok := table[dirKey]
 	if !ok {
 		return path, true
 	}
 	dir, isString := v.(string)
 	if !isString {
-		d.fail("failed to load required managed hooks: hooks.%s in %s must be a string", dirKey, path)
+		d.Fail("failed to load required managed hooks: hooks.%s in %s must be a string", dirKey, path)
 		return "", false
 	}
 	skip := func(why string) (string, bool) {
-		d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf(
+		d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf(
 			"skipping managed hooks from %s: managed hook directory %s %s", path, dir, why)})
 		return "", false
 	}

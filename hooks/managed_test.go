@@ -38,7 +38,7 @@ func TestManaged_ComeFirstTrustedAndCannotBeDisabledByTheUser(t *testing.T) {
 	f.writeUserConfig(t, stateTOML(m.key, "enabled = false"))
 	opts := f.opts()
 	opts.Managed = m.requirements
-	r := DiscoverAll(Codex, opts)
+	r := DiscoverAll(codexProfile(), opts)
 	if len(r.Fatal) != 0 {
 		t.Fatal(r.Fatal)
 	}
@@ -66,7 +66,7 @@ func TestManaged_RequiredHookErrorsAreFatal(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newManagedFixture(t, tc.body)
-			r := DiscoverAll(Codex, DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
+			r := DiscoverAll(codexProfile(), DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
 			if len(r.Fatal) != 1 || !strings.Contains(r.Fatal[0].Error(), "failed to load required managed hooks") ||
 				!strings.Contains(r.Fatal[0].Error(), tc.msg) {
 				t.Errorf("fatal %v, want one naming %q", r.Fatal, tc.msg)
@@ -77,7 +77,7 @@ func TestManaged_RequiredHookErrorsAreFatal(t *testing.T) {
 
 func TestManaged_IgnoredFieldsStayWarnings(t *testing.T) {
 	m := newManagedFixture(t, managedStop+"timeoutSec = 5\n")
-	r := DiscoverAll(Codex, DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
+	r := DiscoverAll(codexProfile(), DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
 	if len(r.Fatal) != 0 || len(r.Hooks) != 1 {
 		t.Fatalf("fatal %v hooks %d", r.Fatal, len(r.Hooks))
 	}
@@ -88,7 +88,7 @@ func TestManaged_MissingFolderSkipsManagedHooksWithAWarning(t *testing.T) {
 	m := newManagedFixture(t, "")
 	missing := filepath.Join(m.dir, "gone")
 	m.write(t, fmt.Sprintf("[hooks]\nmanaged_dir = %q\n%s", missing, managedStop))
-	r := DiscoverAll(Codex, DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
+	r := DiscoverAll(codexProfile(), DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
 	if len(r.Fatal) != 0 || len(r.Hooks) != 0 {
 		t.Fatalf("fatal %v hooks %q", r.Fatal, cfgKeys(r.Hooks))
 	}
@@ -98,7 +98,7 @@ func TestManaged_MissingFolderSkipsManagedHooksWithAWarning(t *testing.T) {
 func TestManaged_WithoutAFolderTheRequirementsFileIsTheKeySource(t *testing.T) {
 	m := newManagedFixture(t, "")
 	m.write(t, managedStop)
-	r := DiscoverAll(Codex, DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
+	r := DiscoverAll(codexProfile(), DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
 	if len(r.Fatal) != 0 || len(r.Hooks) != 1 || r.Hooks[0].Key != m.requirements+":stop:0:0" {
 		t.Fatalf("fatal %v keys %q", r.Fatal, cfgKeys(r.Hooks))
 	}
@@ -106,7 +106,7 @@ func TestManaged_WithoutAFolderTheRequirementsFileIsTheKeySource(t *testing.T) {
 
 func TestManaged_RequirementsFileProblems(t *testing.T) {
 	m := newManagedFixture(t, "")
-	r := DiscoverAll(Codex, DiscoverOptions{Home: t.TempDir(), Managed: filepath.Join(m.dir, "none.toml")})
+	r := DiscoverAll(codexProfile(), DiscoverOptions{Home: t.TempDir(), Managed: filepath.Join(m.dir, "none.toml")})
 	if len(r.Fatal) != 0 {
 		t.Errorf("a missing requirements file is no requirements: %v", r.Fatal)
 	}
@@ -117,7 +117,7 @@ func TestManaged_RequirementsFileProblems(t *testing.T) {
 		"hooks = 3\n":                        "must be a table",
 	} {
 		m.write(t, content)
-		r := DiscoverAll(Codex, DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
+		r := DiscoverAll(codexProfile(), DiscoverOptions{Home: t.TempDir(), Managed: m.requirements})
 		if len(r.Fatal) == 0 || !strings.Contains(r.Fatal[0].Error(), msg) {
 			t.Errorf("%q: fatal %v, want one naming %q", content, r.Fatal, msg)
 		}
@@ -148,7 +148,7 @@ func TestManaged_ManagedOnlyHoldsEveryOtherSource(t *testing.T) {
 func TestManaged_ManagedOnlyInUserConfigHasNoEffect(t *testing.T) {
 	f := newTrustFixture(t)
 	f.writeUserConfig(t, "allow_managed_hooks_only = true\n")
-	r := DiscoverAll(Codex, f.opts())
+	r := DiscoverAll(codexProfile(), f.opts())
 	for _, h := range r.Hooks {
 		if h.Policy != "" {
 			t.Errorf("%s held by %q", h.Key, h.Policy)
@@ -158,15 +158,18 @@ func TestManaged_ManagedOnlyInUserConfigHasNoEffect(t *testing.T) {
 
 func TestFeatures_HooksFlag(t *testing.T) {
 	cases := []struct {
-		name, user, requirements string
-		off                      bool
+		name, user, project, requirements string
+		off                               bool
 	}{
-		{"default on", "", "", false},
-		{"user turns hooks off", "[features]\nhooks = false\n", "", true},
-		{"legacy alias", "[features]\ncodex_hooks = false\n", "", true},
-		{"the current name wins over the alias", "[features]\nhooks = true\ncodex_hooks = false\n", "", false},
-		{"requirements force hooks on", "[features]\nhooks = false\n", "[features]\nhooks = true\n", false},
-		{"requirements force hooks off", "", "[features]\ncodex_hooks = false\n", true},
+		{name: "a project cannot turn the user's off switch back on", user: "[features]\nhooks = false\n", project: "[features]\nhooks = true\n", off: true},
+		{name: "a project may turn hooks off", user: "[features]\nhooks = true\n", project: "[features]\ncodex_hooks = false\n", off: true},
+		{name: "a project saying on changes nothing when the user said nothing", project: "[features]\nhooks = true\n"},
+		{name: "default on"},
+		{name: "user turns hooks off", user: "[features]\nhooks = false\n", off: true},
+		{name: "legacy alias", user: "[features]\ncodex_hooks = false\n", off: true},
+		{name: "the current name wins over the alias", user: "[features]\nhooks = true\ncodex_hooks = false\n"},
+		{name: "requirements force hooks on", user: "[features]\nhooks = false\n", project: "[features]\nhooks = false\n", requirements: "[features]\nhooks = true\n"},
+		{name: "requirements force hooks off", requirements: "[features]\ncodex_hooks = false\n", off: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,6 +177,7 @@ func TestFeatures_HooksFlag(t *testing.T) {
 			m := newManagedFixture(t, managedStop)
 			m.write(t, fmt.Sprintf("%s[hooks]\nmanaged_dir = %q\n%s", tc.requirements, m.dir, managedStop))
 			f.writeUserConfig(t, tc.user)
+			discWriteFile(t, filepath.Join(f.project, ".codex", "config.toml"), tc.project)
 			opts := f.opts()
 			opts.Managed = m.requirements
 			e := newEngine(t, opts, true)

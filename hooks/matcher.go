@@ -17,10 +17,10 @@ type matchAll struct{}
 
 func (matchAll) Match([]string) bool { return true }
 
-// exactSet matches names equal to one of its members.
-type exactSet []string
+// ExactSet matches names equal to one of its members.
+type ExactSet []string
 
-func (s exactSet) Match(names []string) bool {
+func (s ExactSet) Match(names []string) bool {
 	for _, n := range names {
 		for _, m := range s {
 			if n == m {
@@ -31,12 +31,12 @@ func (s exactSet) Match(names []string) bool {
 	return false
 }
 
-// regexMatcher is an unanchored search.
-type regexMatcher struct{ re *regexp.Regexp }
+// RegexMatcher is an unanchored search.
+type RegexMatcher struct{ Re *regexp.Regexp }
 
-func (r regexMatcher) Match(names []string) bool {
+func (r RegexMatcher) Match(names []string) bool {
 	for _, n := range names {
-		if r.re.MatchString(n) {
+		if r.Re.MatchString(n) {
 			return true
 		}
 	}
@@ -53,17 +53,19 @@ func CodexMatcher(pattern string) (Matcher, error) {
 	if pattern == "" || pattern == "*" {
 		return MatchAll, nil
 	}
-	if isExactSet(pattern) {
-		return exactSet(strings.Split(pattern, "|")), nil
+	if IsExactSet(pattern) {
+		return ExactSet(strings.Split(pattern, "|")), nil
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return nil, fmt.Errorf("invalid matcher %q: %w", pattern, err)
 	}
-	return regexMatcher{re}, nil
+	return RegexMatcher{re}, nil
 }
 
-func isExactSet(p string) bool {
+// IsExactSet reports whether a matcher is a plain name list ("Bash|Write"),
+// matched by equality rather than as a regex.
+func IsExactSet(p string) bool {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {

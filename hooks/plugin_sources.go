@@ -3,6 +3,7 @@ package hooks
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hookd/hookd/plugins"
@@ -18,29 +19,44 @@ type PluginConfig = plugins.Config
 // command stays as written, so its hash (and so its trust) does not depend on
 // where the plugin is installed: ${PLUGIN_ROOT} and the like are replaced
 // only when the hook runs (pluginScript).
-func (d *discoveryRun) plugins(p *Profile, opts DiscoverOptions) {
+func (d *DiscoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 	if len(opts.Plugins) == 0 && len(opts.PluginDirs) == 0 {
 		return
 	}
 	if p.PluginRule == plugins.NoPlugins {
-		d.warns = append(d.warns, Warning{Message: fmt.Sprintf("ignoring plugins: the %s profile does not load plugin hooks", p.Name)})
+		d.Warns = append(d.Warns, Warning{Message: fmt.Sprintf("ignoring plugins: the %s profile does not load plugin hooks", p.Name)})
 		return
 	}
-	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: opts.DataHome, Rule: p.PluginRule})
+	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: opts.DataHome, Rule: p.PluginRule,
+		InstallCache: installCache(p, opts)})
 	for _, w := range warns {
-		d.warns = append(d.warns, Warning{Source: w.Source, Message: w.Message})
+		d.Warns = append(d.Warns, Warning{Source: w.Source, Message: w.Message})
 	}
 	for _, pl := range found {
-		d.addPlugin(p, pl)
+		d.AddPlugin(p, pl)
 	}
 }
 
-// addPlugin parses every hooks source of one plugin and adds its hooks, each
-// carrying the plugin's variables in Env.
-func (d *discoveryRun) addPlugin(p *Profile, pl *plugins.Plugin) {
+// installCache is the folder Codex installs plugins into,
+// <user folder>/plugins/cache, or "" without a user folder.
+func installCache(p *Profile, opts DiscoverOptions) string {
+	home := ResolveHome(p, opts.Home)
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, "plugins", "cache")
+}
+
+// AddPlugin parses every hooks source of one plugin and adds its hooks, each
+// carrying the plugin's variables in Env. A plugin outside the install cache
+// has its resolved folder in its hooks' hash (Source.pluginRoot).
+func (d *DiscoveryRun) AddPlugin(p *Profile, pl *plugins.Plugin) {
 	env := pl.Env()
 	for _, s := range pl.Sources {
 		src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
+		if !pl.InstallCache {
+			src.pluginRoot = pl.RealRoot
+		}
 		var hooks []*Hook
 		var warns []Warning
 		if s.Inline != nil {
@@ -48,9 +64,16 @@ func (d *discoveryRun) addPlugin(p *Profile, pl *plugins.Plugin) {
 		} else {
 			hooks, warns = ParseHooksJSON(p, s.File, src, s.Key)
 		}
+		kept := hooks[:0]
 		for _, h := range hooks {
 			h.Env = env
+			if err := pasteProblem(h); err != nil {
+				warns = append(warns, Warning{Source: s.Path, Message: fmt.Sprintf("skipping hook %s of plugin %s: %v", h.Key, pl.ID(), err)})
+				continue
+			}
+			kept = append(kept, h)
 		}
+		hooks = kept
 		for i := range warns {
 			// Codex's words for a plugin's file, so a search for its
 			// message finds this one too.
@@ -58,8 +81,22 @@ func (d *discoveryRun) addPlugin(p *Profile, pl *plugins.Plugin) {
 				warns[i].Message = "failed to parse plugin hooks config " + rest
 			}
 		}
-		d.add(hooks, warns)
+		d.Add(hooks, warns)
 	}
+}
+
+// pasteProblem says why a plugin hook's command cannot have its plugin
+// variables pasted in: a value holds a character its shell treats specially
+// (plugins.CheckExpand). The hook is then not loaded at all, rather than run
+// with the value quoted in a way its author did not write.
+func pasteProblem(h *Hook) error {
+	if h.Handler.Type != TypeCommand {
+		return nil
+	}
+	if err := plugins.CheckExpand(h.Handler.Command, h.Env); err != nil {
+		return err
+	}
+	return plugins.CheckExpand(h.Handler.CommandWindows, h.Env)
 }
 
 // pluginScript makes a plugin hook's command ready to run: the brace forms of
@@ -93,7 +130,7 @@ func (e *Engine) hookEnv(h *Hook) []string {
 // projectDir is the session's project root, else its working directory.
 func (e *Engine) projectDir() string {
 	if root := e.opts.Discover.ProjectRoot; root != "" {
-		return discAbsClean(root)
+		return AbsClean(root)
 	}
 	return e.opts.Session.Cwd
 }

@@ -27,7 +27,7 @@ func TestDiscover_PluginHooksComeAfterConfigLayersWithTheirSource(t *testing.T) 
 		"more.json":                 `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a"}, {"type": "command", "command": "b"}]}]}}`,
 	})
 	data := t.TempDir()
-	hooks, warns := Discover(Codex, DiscoverOptions{
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{
 		SessionHooks: []byte(`{"Stop": [{"hooks": [{"type": "command", "command": "session"}]}]}`),
 		Plugins:      []PluginConfig{{Root: root, Marketplace: "acme"}},
 		DataHome:     data,
@@ -49,7 +49,8 @@ func TestDiscover_PluginHooksComeAfterConfigLayersWithTheirSource(t *testing.T) 
 		}
 	}
 	plugin := hooks[2]
-	if plugin.Source != (Source{Layer: LayerPlugin, Path: filepath.Join(root, "hooks", "hooks.json"), Plugin: "guard"}) {
+	realRoot, _ := filepath.EvalSymlinks(root)
+	if plugin.Source != (Source{Layer: LayerPlugin, Path: filepath.Join(root, "hooks", "hooks.json"), Plugin: "guard", pluginRoot: realRoot}) {
 		t.Errorf("source = %+v", plugin.Source)
 	}
 	if plugin.Handler.Command != "${PLUGIN_ROOT}/stop.sh" {
@@ -81,7 +82,7 @@ func TestDiscover_PluginInlineHooksAndBadFiles(t *testing.T) {
 		"bad.json":                  `{"hooks": {"Stop": [`,
 		"good.json":                 discStopJSON("fine"),
 	})
-	hooks, warns := Discover(Codex, DiscoverOptions{Plugins: []PluginConfig{{Root: inline}, {Root: broken}}, DataHome: t.TempDir()})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{Plugins: []PluginConfig{{Root: inline}, {Root: broken}}, DataHome: t.TempDir()})
 	want := []string{
 		"inl@local:plugin.json#hooks[0]:stop:0:0",
 		"inl@local:plugin.json#hooks[1]:user_prompt_submit:0:0",
@@ -101,7 +102,7 @@ func TestDiscover_PluginInlineHooksAndBadFiles(t *testing.T) {
 func TestDiscover_ProfileWithoutPluginRuleLoadsNoPlugins(t *testing.T) {
 	discCodexHome(t)
 	root := plgWritePlugin(t, t.TempDir(), map[string]string{".codex-plugin/plugin.json": `{}`, "hooks/hooks.json": discStopJSON("x")})
-	prof := *Codex
+	prof := *codexProfile()
 	prof.Name = "plain"
 	prof.PluginRule = 0
 	hooks, warns := Discover(&prof, DiscoverOptions{Plugins: []PluginConfig{{Root: root}}})
@@ -127,7 +128,7 @@ func TestEngine_PluginHookGetsVariablesAndPlaceholdersAtRunTime(t *testing.T) {
 	project := t.TempDir()
 	data := filepath.Join(t.TempDir(), "data-home")
 	e := New(Options{
-		Profile:     Codex,
+		Profile:     codexProfile(),
 		Session:     Session{ID: "s", Cwd: t.TempDir()},
 		Discover:    DiscoverOptions{ProjectRoot: project, Plugins: []PluginConfig{{Root: root}}, DataHome: data},
 		BypassTrust: true,

@@ -23,6 +23,14 @@ type Profile struct {
 	HomeDir string
 	// ProjectDir is the folder under a trusted project root (".codex").
 	ProjectDir string
+	// ProjectFiles names the files in ProjectDir that can hold hooks, as
+	// reported when an untrusted project's hooks are left out. Nil:
+	// hooks.json and config.toml.
+	ProjectFiles []string
+	// ProjectTrust is the host's own record of trusted project folders,
+	// read when the host does not say whether the project is trusted and
+	// written by `hookd trust --project`. Nil: the profile has none.
+	ProjectTrust ProjectTrustStore
 	// Events lists the events the profile knows, in their fixed order.
 	Events []*EventRules
 	// CompileMatcher turns a group's matcher text into a Matcher.
@@ -90,6 +98,12 @@ type Profile struct {
 	// project folder, checked to be a directory) instead of the session
 	// cwd (Soong: "hook command 默认 cwd 为 <project>").
 	ProjectCwd bool
+	// HandlerKinds adds handler kinds to the engine's command and mcp_tool
+	// (Claude Code's http, prompt and agent), or replaces one, by
+	// Handler.Type. Each is built once per engine. The hooks walker reads
+	// only command and mcp_tool handlers; a profile with another kind builds
+	// its hooks in ReadHandler or Discover.
+	HandlerKinds map[string]func(e *Engine) HandlerKind
 	// HandlerTypes lists the handler types the profile runs, as initialize
 	// reports them. Nil: command and mcp_tool.
 	HandlerTypes []string
@@ -145,11 +159,20 @@ func (p *Profile) Event(name string) *EventRules {
 }
 
 // discover runs the profile's discovery.
+// The project's trust is settled first, from the host's answer or its own
+// record, and sources left out are listed after.
 func (p *Profile) discover(opts DiscoverOptions) *Discovery {
+	project, warns := resolveProjectTrust(p, &opts)
+	var r *Discovery
 	if p.Discover != nil {
-		return p.Discover(p, opts)
+		r = p.Discover(p, opts)
+	} else {
+		r = DiscoverAll(p, opts)
 	}
-	return DiscoverAll(p, opts)
+	r.Warnings = append(warns, r.Warnings...)
+	r.Project = project
+	r.LeftOut = append(leftOutProject(p, opts, project), leftOutByPolicy(r.Hooks, r.Warnings)...)
+	return r
 }
 
 // Handlers returns the handler types the profile runs.
@@ -187,4 +210,20 @@ func ProfileNames() []string {
 		names = append(names, n)
 	}
 	return names
+}
+
+// DefaultProfile names the profile New uses when Options.Profile is nil:
+// Codex's, whose hooks crate the engine follows. The engine does not link
+// it; package codex registers it.
+const DefaultProfile = "codex"
+
+// defaultProfile returns the registered DefaultProfile. Building an engine
+// without a profile in a program that links no codex profile is a
+// programming error.
+func defaultProfile() *Profile {
+	p, ok := LookupProfile(DefaultProfile)
+	if !ok {
+		panic("hooks.New: Options.Profile is nil and no " + DefaultProfile + " profile is registered (import github.com/hookd/hookd/hooks/codex)")
+	}
+	return p
 }

@@ -110,7 +110,7 @@ func TestProfile_BudgetForComputesTheSharedBudget(t *testing.T) {
 func TestProfile_EventCompileMatcherReplacesTheDialect(t *testing.T) {
 	p := seamProfile(func(p *Profile) {
 		withEvent(p, "SessionStart", func(ev *EventRules) {
-			ev.CompileMatcher = func(pattern string) (Matcher, error) { return exactSet{strings.ToUpper(pattern)}, nil }
+			ev.CompileMatcher = func(pattern string) (Matcher, error) { return ExactSet{strings.ToUpper(pattern)}, nil }
 		})
 	})
 	e := seamEngine(t, p, `{"SessionStart": [{"matcher": "resume", "hooks": [{"type": "command", "command": "echo ran"}]}]}`)

@@ -12,7 +12,7 @@ import (
 // seamProfile is the codex profile with the optional profile hooks set, to
 // prove the engine calls each of them.
 func seamProfile(mod func(p *Profile)) *Profile {
-	p := *Codex
+	p := *codexProfile()
 	p.Name = "seam-test"
 	mod(&p)
 	return &p
@@ -101,7 +101,7 @@ func (m inputOnly) MatchInput(input []byte) bool {
 }
 
 func TestProfile_InputMatcherSeesTheWholeInput(t *testing.T) {
-	e := seamEngine(t, Codex, `{"PreToolUse": [{"hooks": [{"type": "command", "command": "echo '{}'"}]}]}`)
+	e := seamEngine(t, codexProfile(), `{"PreToolUse": [{"hooks": [{"type": "command", "command": "echo '{}'"}]}]}`)
 	hooks, _ := e.snapshot()
 	hooks[0].SetMatcher(inputOnly{field: "tool_input.dangerous"})
 	for _, tc := range []struct {

@@ -12,10 +12,10 @@ import (
 // able to exhaust hookd's memory.
 const maxConfigSize = 16 << 20
 
-// readConfigFile reads a regular file of at most maxConfigSize bytes. Anything
+// ReadConfigFile reads a regular file of at most maxConfigSize bytes. Anything
 // else is refused before it is opened: reading a FIFO named hooks.json would
 // block discovery, and with it initialize, forever.
-func readConfigFile(path string) ([]byte, error) {
+func ReadConfigFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:

@@ -15,7 +15,7 @@ func TestDiscover_FIFONamedHooksJSONWarnsInsteadOfHanging(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(home, "hooks.json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	hooks, warns := Discover(Codex, DiscoverOptions{Home: home})
+	hooks, warns := Discover(codexProfile(), DiscoverOptions{Home: home})
 	if len(hooks) != 0 || len(warns) != 1 || !strings.Contains(warns[0].Message, "not a regular file") {
 		t.Fatalf("hooks %v, warnings %+v", hooks, warns)
 	}
@@ -30,7 +30,7 @@ func TestDiscover_OversizedConfigWarnsAndIsNotRead(t *testing.T) {
 	if err := os.Truncate(path, maxConfigSize+1); err != nil {
 		t.Fatal(err)
 	}
-	_, warns := Discover(Codex, DiscoverOptions{Home: home})
+	_, warns := Discover(codexProfile(), DiscoverOptions{Home: home})
 	if len(warns) != 1 || !strings.Contains(warns[0].Message, "larger than 16 MiB") {
 		t.Fatalf("warnings %+v", warns)
 	}

@@ -56,3 +56,6 @@ type InputMatcher interface {
 // SetMatcher sets the compiled matcher of a hook built outside the hooks.json
 // walker (a profile's own discovery).
 func (h *Hook) SetMatcher(m Matcher) { h.matcher = m }
+
+// CompiledMatcher returns the hook's compiled matcher; nil when it has none.
+func (h *Hook) CompiledMatcher() Matcher { return h.matcher }

@@ -36,8 +36,8 @@ const (
 	PolicyHooksDisabled = "hooksDisabled"
 )
 
-// hookState is one [hooks.state."<key>"] entry; nil fields are unset.
-type hookState struct {
+// HookState is one [hooks.state."<key>"] entry; nil fields are unset.
+type HookState struct {
 	Enabled     *bool
 	TrustedHash *string
 }
@@ -50,72 +50,80 @@ func StatePath(p *Profile, home string) string {
 	if h == "" {
 		return ""
 	}
-	return filepath.Join(h, configTOMLName)
+	return filepath.Join(h, ConfigTOMLName)
 }
 
-// splitSessionState takes the "state" member out of the session hooks object,
+// SplitSessionState takes the "state" member out of the session hooks object,
 // where a host may give state overrides in the shape of [hooks.state], and
 // returns the hooks without it.
-func (d *discoveryRun) splitSessionState(session []byte) []byte {
+func (d *DiscoveryRun) SplitSessionState(session []byte) []byte {
 	st := gjson.GetBytes(session, "state")
 	if !st.Exists() {
 		return session
 	}
-	d.sessionState = []byte(st.Raw)
+	d.SessionState = []byte(st.Raw)
 	if rest, err := sjson.DeleteBytes(session, "state"); err == nil {
 		return rest
 	}
 	return session
 }
 
-// finish applies policy, trust and enablement to the hooks found.
-func (d *discoveryRun) finish(p *Profile, opts DiscoverOptions) *Discovery {
+// Finish applies policy, trust and enablement to the hooks found.
+func (d *DiscoveryRun) Finish(p *Profile, opts DiscoverOptions) *Discovery {
 	home := ResolveHome(p, opts.Home)
-	state := map[string]hookState{}
+	state := map[string]HookState{}
 	hooksOn := true
 	var offBy string
 
 	if home != "" {
-		path := filepath.Join(home, configTOMLName)
-		if doc := readConfigQuiet(path); doc != nil {
-			if st, ok := tomlStateTable(doc); ok {
-				d.mergeState(state, st, path)
+		path := filepath.Join(home, ConfigTOMLName)
+		if doc := ReadConfigQuiet(path); doc != nil {
+			if st, ok := TOMLStateTable(doc); ok {
+				d.MergeState(state, st, path)
 			}
 			d.warnProfileState(doc, path)
 			if on, set, err := featureFlag(doc); err != nil {
-				d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf("ignoring %v in %s", err, path)})
+				d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf("ignoring %v in %s", err, path)})
 			} else if set {
 				hooksOn, offBy = on, path
 			}
 		}
 	}
-	if dir := projectFolder(p, opts, home); dir != "" {
-		path := filepath.Join(dir, configTOMLName)
-		if doc := readConfigQuiet(path); doc != nil {
-			if _, ok := tomlStateTable(doc); ok {
-				d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf(
+	if dir := ProjectFolder(p, opts, home); dir != "" {
+		path := filepath.Join(dir, ConfigTOMLName)
+		if doc := ReadConfigQuiet(path); doc != nil {
+			if _, ok := TOMLStateTable(doc); ok {
+				d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf(
 					"ignoring hooks.state in %s: trust and enablement are read only from the user config.toml (a project cannot authorize its own hooks)", path)})
 			}
 			d.warnProfileState(doc, path)
-			if on, set, err := featureFlag(doc); err != nil {
-				d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf("ignoring %v in %s", err, path)})
-			} else if set {
+			on, set, err := featureFlag(doc)
+			switch {
+			case err != nil:
+				d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf("ignoring %v in %s", err, path)})
+			case set && on && !hooksOn:
+				// The user's off switch is the user's: a project may turn
+				// hooks off, never back on (Codex lets it; see
+				// docs/trust-security.md).
+				d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf(
+					"ignoring [features] hooks = true in %s: the user config %s turns hooks off, and a project cannot turn them back on", path, offBy)})
+			case set:
 				hooksOn, offBy = on, path
 			}
 		}
 	}
-	d.mergeJSONState(state, d.sessionState, "session")
-	d.mergeJSONState(state, opts.StateOverrides, "--hook-state")
+	d.MergeJSONState(state, d.SessionState, "session")
+	d.MergeJSONState(state, opts.StateOverrides, "--hook-state")
 	if f := d.req.hooksFeature; f != nil {
 		hooksOn, offBy = *f, d.req.path
 	}
 
-	if !hooksOn && len(d.hooks) > 0 {
-		d.warns = append(d.warns, Warning{Source: offBy, Message: fmt.Sprintf(
+	if !hooksOn && len(d.Hooks) > 0 {
+		d.Warns = append(d.Warns, Warning{Source: offBy, Message: fmt.Sprintf(
 			"hooks are turned off by [features] hooks = false in %s: no hook runs", offBy)})
 	}
 	warned := map[string]bool{}
-	for _, h := range d.hooks {
+	for _, h := range d.Hooks {
 		switch {
 		case !hooksOn:
 			h.Policy = PolicyHooksDisabled
@@ -123,7 +131,7 @@ func (d *discoveryRun) finish(p *Profile, opts DiscoverOptions) *Discovery {
 			h.Policy = PolicyManagedOnly
 			if !warned[h.Source.Path] {
 				warned[h.Source.Path] = true
-				d.warns = append(d.warns, Warning{Source: h.Source.Path, Message: fmt.Sprintf(
+				d.Warns = append(d.Warns, Warning{Source: h.Source.Path, Message: fmt.Sprintf(
 					"hooks in %s do not run: allow_managed_hooks_only = true in %s", h.Source.Path, d.req.path)})
 			}
 		}
@@ -143,25 +151,25 @@ func (d *discoveryRun) finish(p *Profile, opts DiscoverOptions) *Discovery {
 			h.Trust, h.TrustedHash = TrustModified, *st.TrustedHash
 		}
 	}
-	return &Discovery{Hooks: d.hooks, Warnings: d.warns, Fatal: d.fatal}
+	return &Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
 }
 
-// projectFolder is the project layer's folder when discovery reads it, else "".
-func projectFolder(p *Profile, opts DiscoverOptions, home string) string {
+// ProjectFolder is the project layer's folder when discovery reads it, else "".
+func ProjectFolder(p *Profile, opts DiscoverOptions, home string) string {
 	if !opts.ProjectTrusted || opts.ProjectRoot == "" || p.ProjectDir == "" {
 		return ""
 	}
-	dir := filepath.Join(discAbsClean(opts.ProjectRoot), p.ProjectDir)
-	if home != "" && discSameDir(dir, home) {
+	dir := filepath.Join(AbsClean(opts.ProjectRoot), p.ProjectDir)
+	if home != "" && SameDir(dir, home) {
 		return ""
 	}
 	return dir
 }
 
-// readConfigQuiet decodes a config.toml. Problems reading or parsing it are
+// ReadConfigQuiet decodes a config.toml. Problems reading or parsing it are
 // already reported by hook discovery, which reads the same file.
-func readConfigQuiet(path string) map[string]any {
-	data, err := readConfigFile(path)
+func ReadConfigQuiet(path string) map[string]any {
+	data, err := ReadConfigFile(path)
 	if err != nil {
 		return nil
 	}
@@ -172,8 +180,8 @@ func readConfigQuiet(path string) map[string]any {
 	return doc
 }
 
-// tomlStateTable returns doc's hooks.state value, if it has one.
-func tomlStateTable(doc map[string]any) (any, bool) {
+// TOMLStateTable returns doc's hooks.state value, if it has one.
+func TOMLStateTable(doc map[string]any) (any, bool) {
 	hooks, ok := doc["hooks"].(map[string]any)
 	if !ok {
 		return nil, false
@@ -182,22 +190,22 @@ func tomlStateTable(doc map[string]any) (any, bool) {
 	return st, ok
 }
 
-// mergeJSONState merges state overrides given as JSON ({"<key>": {...}}).
-func (d *discoveryRun) mergeJSONState(state map[string]hookState, raw []byte, source string) {
+// MergeJSONState merges state overrides given as JSON ({"<key>": {...}}).
+func (d *DiscoveryRun) MergeJSONState(state map[string]HookState, raw []byte, source string) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		d.warns = append(d.warns, Warning{Source: source, Message: fmt.Sprintf("ignoring hook state from %s: %v", source, err)})
+		d.Warns = append(d.Warns, Warning{Source: source, Message: fmt.Sprintf("ignoring hook state from %s: %v", source, err)})
 		return
 	}
-	d.mergeState(state, v, source)
+	d.MergeState(state, v, source)
 }
 
 // warnProfileState reports state written inside [profiles.<name>], which
 // would let a profile authorize hooks.
-func (d *discoveryRun) warnProfileState(doc map[string]any, path string) {
+func (d *DiscoveryRun) warnProfileState(doc map[string]any, path string) {
 	profiles, _ := doc["profiles"].(map[string]any)
 	names := make([]string, 0, len(profiles))
 	for name := range profiles {
@@ -206,19 +214,19 @@ func (d *discoveryRun) warnProfileState(doc map[string]any, path string) {
 	sort.Strings(names)
 	for _, name := range names {
 		prof, _ := profiles[name].(map[string]any)
-		if _, ok := tomlStateTable(prof); ok {
-			d.warns = append(d.warns, Warning{Source: path, Message: fmt.Sprintf(
+		if _, ok := TOMLStateTable(prof); ok {
+			d.Warns = append(d.Warns, Warning{Source: path, Message: fmt.Sprintf(
 				"ignoring hooks.state in profile %q of %s: trust and enablement are read only from [hooks.state] of the user config.toml", name, path)})
 		}
 	}
 }
 
-// mergeState reads a state table (as decoded from TOML or JSON) into state,
+// MergeState reads a state table (as decoded from TOML or JSON) into state,
 // field by field over what is there. A malformed entry is ignored whole, with
 // a warning, as Codex ignores it.
-func (d *discoveryRun) mergeState(state map[string]hookState, table any, source string) {
+func (d *DiscoveryRun) MergeState(state map[string]HookState, table any, source string) {
 	warn := func(format string, args ...any) {
-		d.warns = append(d.warns, Warning{Source: source, Message: fmt.Sprintf(format, args...)})
+		d.Warns = append(d.Warns, Warning{Source: source, Message: fmt.Sprintf(format, args...)})
 	}
 	entries, isTable := table.(map[string]any)
 	if !isTable {
@@ -241,7 +249,7 @@ func (d *discoveryRun) mergeState(state map[string]hookState, table any, source 
 			warn("ignoring malformed hooks.state entry %q in %s: expected a table", key, source)
 			continue
 		}
-		var st hookState
+		var st HookState
 		bad := ""
 		for name, v := range fields {
 			switch name {
@@ -295,6 +303,7 @@ func (e *Engine) LoadChecked() (Summary, error) {
 	}
 	e.mu.Lock()
 	e.hooks, e.warnings = r.Hooks, r.Warnings
+	e.sources = sourceReport{Project: r.Project, LeftOut: r.LeftOut}
 	e.mu.Unlock()
 	for k, v := range r.Settings {
 		e.state.SetString(k, v)

@@ -65,20 +65,20 @@ func stateTOML(key, fields string) string {
 
 func TestTrust_StatusFollowsTheStoredHash(t *testing.T) {
 	f := newTrustFixture(t)
-	hooks, _ := Discover(Codex, f.opts())
+	hooks, _ := Discover(codexProfile(), f.opts())
 	h := hookByKey(t, hooks, f.userKey)
 	if h.Trust != TrustUntrusted || !h.Enabled || h.TrustedHash != "" {
 		t.Fatalf("no state: trust %q enabled %v", h.Trust, h.Enabled)
 	}
 	f.writeUserConfig(t, stateTOML(f.userKey, `trusted_hash = "`+h.Hash+`"`))
-	hooks, _ = Discover(Codex, f.opts())
+	hooks, _ = Discover(codexProfile(), f.opts())
 	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustTrusted || h.TrustedHash != h.Hash {
 		t.Errorf("stored hash equal: trust %q", h.Trust)
 	}
 	// The same key with other content: modified, and the old hash is kept
 	// so the list can say the content changed since it was trusted.
 	discWriteFile(t, filepath.Join(f.home, "hooks.json"), discStopJSON("echo changed"))
-	hooks, _ = Discover(Codex, f.opts())
+	hooks, _ = Discover(codexProfile(), f.opts())
 	if m := hookByKey(t, hooks, f.userKey); m.Trust != TrustModified || m.TrustedHash != h.Hash || m.Hash == h.Hash {
 		t.Errorf("content changed: trust %q trustedHash %q hash %q", m.Trust, m.TrustedHash, m.Hash)
 	}
@@ -86,10 +86,10 @@ func TestTrust_StatusFollowsTheStoredHash(t *testing.T) {
 
 func TestTrust_EnabledIsIndependentOfTrust(t *testing.T) {
 	f := newTrustFixture(t)
-	hooks, _ := Discover(Codex, f.opts())
+	hooks, _ := Discover(codexProfile(), f.opts())
 	hash := hookByKey(t, hooks, f.userKey).Hash
 	f.writeUserConfig(t, stateTOML(f.userKey, "enabled = false\ntrusted_hash = \""+hash+"\""))
-	hooks, _ = Discover(Codex, f.opts())
+	hooks, _ = Discover(codexProfile(), f.opts())
 	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustTrusted || h.Enabled {
 		t.Errorf("trust %q enabled %v, want trusted and disabled", h.Trust, h.Enabled)
 	}
@@ -97,10 +97,10 @@ func TestTrust_EnabledIsIndependentOfTrust(t *testing.T) {
 
 func TestTrust_ProjectConfigCannotTrustItsOwnHooks(t *testing.T) {
 	f := newTrustFixture(t)
-	hooks, _ := Discover(Codex, f.opts())
+	hooks, _ := Discover(codexProfile(), f.opts())
 	hash := hookByKey(t, hooks, f.projectKey).Hash
 	discWriteFile(t, filepath.Join(f.project, ".codex", "config.toml"), stateTOML(f.projectKey, `trusted_hash = "`+hash+`"`))
-	hooks, warns := Discover(Codex, f.opts())
+	hooks, warns := Discover(codexProfile(), f.opts())
 	if h := hookByKey(t, hooks, f.projectKey); h.Trust != TrustUntrusted {
 		t.Errorf("project state was honoured: trust %q", h.Trust)
 	}
@@ -109,10 +109,10 @@ func TestTrust_ProjectConfigCannotTrustItsOwnHooks(t *testing.T) {
 
 func TestTrust_ProfileTablesCannotHoldState(t *testing.T) {
 	f := newTrustFixture(t)
-	hooks, _ := Discover(Codex, f.opts())
+	hooks, _ := Discover(codexProfile(), f.opts())
 	hash := hookByKey(t, hooks, f.userKey).Hash
 	f.writeUserConfig(t, "[profiles.work.hooks.state.\""+f.userKey+"\"]\ntrusted_hash = \""+hash+"\"\n")
-	hooks, warns := Discover(Codex, f.opts())
+	hooks, warns := Discover(codexProfile(), f.opts())
 	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustUntrusted {
 		t.Errorf("profile state was honoured: trust %q", h.Trust)
 	}
@@ -121,13 +121,13 @@ func TestTrust_ProfileTablesCannotHoldState(t *testing.T) {
 
 func TestTrust_MalformedEntriesAreIgnoredAndTOMLHooksStillLoad(t *testing.T) {
 	f := newTrustFixture(t)
-	hooks, _ := Discover(Codex, f.opts())
+	hooks, _ := Discover(codexProfile(), f.opts())
 	hash := hookByKey(t, hooks, f.userKey).Hash
 	f.writeUserConfig(t, discStopTOML("echo toml")+
 		stateTOML(f.userKey, `trusted_hash = "`+hash+`"`)+
 		stateTOML(f.projectKey, `enabled = "no"`)+
 		"[hooks.state.\"other\"]\ntrusted-hash = \"x\"\n")
-	hooks, warns := Discover(Codex, f.opts())
+	hooks, warns := Discover(codexProfile(), f.opts())
 	if len(hooks) != 3 {
 		t.Fatalf("hooks %q", cfgKeys(hooks))
 	}
@@ -143,20 +143,20 @@ func TestTrust_MalformedEntriesAreIgnoredAndTOMLHooksStillLoad(t *testing.T) {
 
 func TestTrust_OverridesApplyFieldByFieldOverTheUserConfig(t *testing.T) {
 	f := newTrustFixture(t)
-	hooks, _ := Discover(Codex, f.opts())
+	hooks, _ := Discover(codexProfile(), f.opts())
 	hash := hookByKey(t, hooks, f.userKey).Hash
 	f.writeUserConfig(t, stateTOML(" "+f.userKey+" ", "enabled = false"))
 	opts := f.opts()
 	// The session trusts the hook; the command line re-enables it.
 	opts.SessionHooks = []byte(`{"state": {"` + f.userKey + `": {"trusted_hash": "` + hash + `"}}}`)
 	opts.StateOverrides = []byte(`{"` + f.userKey + `": {"enabled": true}}`)
-	hooks, warns := Discover(Codex, opts)
+	hooks, warns := Discover(codexProfile(), opts)
 	cfgWantWarnings(t, warns)
 	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustTrusted || !h.Enabled {
 		t.Errorf("trust %q enabled %v, want trusted and enabled", h.Trust, h.Enabled)
 	}
 	opts.StateOverrides = nil
-	hooks, _ = Discover(Codex, opts)
+	hooks, _ = Discover(codexProfile(), opts)
 	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustTrusted || h.Enabled {
 		t.Errorf("without the CLI override: trust %q enabled %v, want trusted and disabled (trimmed key)", h.Trust, h.Enabled)
 	}
@@ -166,13 +166,13 @@ func TestTrust_SessionHooksNeedTrustAndTrustByKey(t *testing.T) {
 	f := newTrustFixture(t)
 	opts := f.opts()
 	opts.SessionHooks = []byte(`{"Stop": [{"hooks": [{"type": "command", "command": "echo session"}]}]}`)
-	hooks, _ := Discover(Codex, opts)
+	hooks, _ := Discover(codexProfile(), opts)
 	h := hookByKey(t, hooks, "session:stop:0:0")
 	if h.Trust != TrustUntrusted || h.Source.Layer != LayerSession {
 		t.Fatalf("session hook trust %q layer %q", h.Trust, h.Source.Layer)
 	}
 	f.writeUserConfig(t, stateTOML("session:stop:0:0", `trusted_hash = "`+h.Hash+`"`))
-	hooks, _ = Discover(Codex, opts)
+	hooks, _ = Discover(codexProfile(), opts)
 	if h := hookByKey(t, hooks, "session:stop:0:0"); h.Trust != TrustTrusted {
 		t.Errorf("trusted by key: %q", h.Trust)
 	}
@@ -180,7 +180,7 @@ func TestTrust_SessionHooksNeedTrustAndTrustByKey(t *testing.T) {
 
 func newEngine(t *testing.T, opts DiscoverOptions, bypass bool) *Engine {
 	t.Helper()
-	e := New(Options{Profile: Codex, Session: Session{ID: "s", Cwd: t.TempDir()}, Discover: opts, BypassTrust: bypass})
+	e := New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: t.TempDir()}, Discover: opts, BypassTrust: bypass})
 	t.Cleanup(e.Close)
 	if _, err := e.LoadChecked(); err != nil {
 		t.Fatal(err)

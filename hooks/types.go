@@ -35,6 +35,10 @@ type Source struct {
 	Layer  string `json:"layer"`
 	Path   string `json:"path"`
 	Plugin string `json:"plugin,omitempty"`
+	// pluginRoot is the resolved folder of a plugin outside the host's
+	// install cache: part of its hooks' hash, so that trust given to one
+	// folder's hooks does not pass to another folder with the same plugin id.
+	pluginRoot string
 }
 
 // Handler is one normalized handler: defaults applied, timeout clamped.
@@ -200,6 +204,10 @@ type Result struct {
 	// Output holds event-specific fields the profile passes through to the
 	// host (see Outcome.Output); absent in the codex profile.
 	Output map[string]json.RawMessage `json:"output,omitempty"`
+	// LeftOut lists hooks sources that exist but did not run (an untrusted
+	// project, a policy); `hookd run` fills it, hosts read the same list
+	// from initialize and hooks/list.
+	LeftOut []LeftOut `json:"leftOut,omitempty"`
 }
 
 // Permission is a PermissionRequest verdict.

@@ -4,7 +4,8 @@
 // .claude-plugin/plugin.json or .cursor-plugin/plugin.json, looked up in that
 // order. Load takes the plugins a host names and the folders it asks to scan,
 // reads each manifest's "hooks" entry by the Codex or Claude Code rule, checks
-// every path it names (it must stay inside the root, symlinks included), and
+// every path it names and the manifest itself (each must stay inside the
+// root, symlinks included; the opened file is what is checked), and
 // returns one Plugin per plugin with its hook Sources: the bytes of each hooks
 // file or inline hooks object, and the key prefix its hooks are named by.
 //

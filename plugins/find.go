@@ -3,7 +3,6 @@ package plugins
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,7 +32,7 @@ const orphanMarker = ".orphaned_at"
 // agent is true when it is an Agent Plugins root plugin.json.
 func findManifest(root string) (path string, agent bool) {
 	rootManifest := filepath.Join(root, "plugin.json")
-	if data, err := readFile(rootManifest); err == nil {
+	if data, err := readInRoot(root, rootManifest); err == nil {
 		schema := gjson.GetBytes(bytes.TrimPrefix(data, utf8BOM), gjson.Escape("$schema"))
 		if schema.Type == gjson.String && isAgentPluginsSchema(schema.Str) {
 			return rootManifest, true
@@ -51,22 +50,6 @@ func findManifest(root string) (path string, agent bool) {
 // maxFileSize bounds what is read of a manifest or hooks file: real ones are
 // a few kilobytes, and a plugin folder must not be able to exhaust memory.
 const maxFileSize = 16 << 20
-
-// readFile reads a regular file of at most maxFileSize bytes. Anything else is
-// refused before it is opened: reading a FIFO named plugin.json would block
-// discovery forever.
-func readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return nil, err
-	case !fi.Mode().IsRegular():
-		return nil, errors.New("not a regular file")
-	case fi.Size() > maxFileSize:
-		return nil, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
-	}
-	return os.ReadFile(path)
-}
 
 func isAgentPluginsSchema(s string) bool {
 	for _, scheme := range []string{"https://", "http://"} {

@@ -30,7 +30,7 @@ func (l *loader) identify(c Config, fallbackName string) (*Plugin, manifest, boo
 	var m manifest
 	p.Manifest, m.agent = findManifest(p.Root)
 	if p.Manifest != "" {
-		data, err := readFile(p.Manifest)
+		data, err := readInRoot(p.Root, p.Manifest)
 		if err != nil {
 			l.warn(p.Manifest, "skipping plugin %s: failed to read plugin manifest %s: %v", p.Root, p.Manifest, pathErr(err))
 			return nil, m, false
@@ -229,13 +229,7 @@ func (l *loader) addFile(p *Plugin, rel string, isDefault bool) bool {
 			return true
 		}
 	}
-	// Read the resolved file: it is the one that was checked.
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		l.warn(full, "failed to read plugin hooks config %s: %v", full, pathErr(err))
-		return true
-	}
-	data, err := readFile(real)
+	data, err := readInRoot(p.Root, full)
 	if err != nil {
 		l.warn(full, "failed to read plugin hooks config %s: %v", full, pathErr(err))
 		return true

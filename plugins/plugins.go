@@ -3,6 +3,7 @@ package plugins
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/adrg/xdg"
@@ -62,6 +63,11 @@ type Options struct {
 	DataHome string
 	// Rule is how manifest entries and the default hooks file combine.
 	Rule Rule
+	// InstallCache is the host's plugin install cache, laid out as
+	// <marketplace>/<plugin>/<version>/ (Codex: $CODEX_HOME/plugins/cache);
+	// "" when the host has none. A plugin found there, in the folder its id
+	// names, is marked InstallCache.
+	InstallCache string
 }
 
 // DefaultDataHome is where plugin data folders go when neither the host nor
@@ -77,6 +83,13 @@ type Plugin struct {
 	// Root is the absolute plugin folder, as found (symlinks not resolved):
 	// the value of PLUGIN_ROOT.
 	Root string
+	// RealRoot is Root with symlinks resolved: the folder whose files run.
+	RealRoot string
+	// InstallCache is true when the plugin sits in the host's install cache
+	// at <marketplace>/<name>/<version>/, the folder its id names (see
+	// Options.InstallCache). Only such a plugin is identified by its id
+	// alone; any other is identified by its id and RealRoot together.
+	InstallCache bool
 	// DataDir is the value of PLUGIN_DATA. Load does not create it.
 	DataDir string
 	// Manifest is the manifest's path, "" when the plugin has none.
@@ -119,9 +132,11 @@ type Warning struct {
 
 // Load finds the plugins opts names and reads their manifests and hooks
 // files. Disabled plugins are left out. A plugin id (name@marketplace) found
-// twice is loaded once, from the first place it was found.
+// twice in the same folder is loaded once; an id claimed by two different
+// folders is an error for both, and neither loads: picking one would let a
+// folder that sorts first shadow the plugin the user meant.
 func Load(opts Options) ([]*Plugin, []Warning) {
-	l := &loader{opts: opts, seen: map[string]string{}, disabledRoots: map[string]bool{}, disabledIDs: map[string]bool{}}
+	l := &loader{opts: opts, byID: map[string]*found{}, disabledRoots: map[string]bool{}, disabledIDs: map[string]bool{}}
 	if l.opts.DataHome == "" {
 		l.opts.DataHome = DefaultDataHome()
 	}
@@ -144,42 +159,76 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 	for _, dir := range opts.Dirs {
 		l.scan(absClean(dir))
 	}
-	return l.plugins, l.warns
+	var out []*Plugin
+	for _, f := range l.found {
+		if len(f.others) > 0 {
+			l.warn(f.p.Root, "loading neither plugin %s: the id is claimed by %s and by %s; rename one (its manifest \"name\" or its marketplace) or disable one", f.p.ID(), f.p.RealRoot, strings.Join(f.others, " and by "))
+			continue
+		}
+		l.loadHooks(f.p, f.m)
+		out = append(out, f.p)
+	}
+	return out, l.warns
 }
 
 type loader struct {
-	opts    Options
-	plugins []*Plugin
-	warns   []Warning
-	// seen maps a loaded plugin id to its resolved root.
-	seen          map[string]string
+	opts  Options
+	found []*found
+	byID  map[string]*found
+	warns []Warning
+	// disabledRoots are resolved roots.
 	disabledRoots map[string]bool
 	disabledIDs   map[string]bool
+}
+
+// found is a plugin identified but not loaded yet.
+type found struct {
+	p *Plugin
+	m manifest
+	// others are the other folders claiming the same id.
+	others []string
 }
 
 func (l *loader) warn(source, format string, args ...any) {
 	l.warns = append(l.warns, Warning{Source: source, Message: fmt.Sprintf(format, args...)})
 }
 
-// add loads the plugin at c.Root unless its id was loaded already. A scanned
-// plugin is also skipped when an explicit entry disabled its id. Hooks are
-// read only once the plugin is known to load, so a skipped plugin gives no
+// add records the plugin at c.Root. A scanned plugin is skipped when an
+// explicit entry disabled its id. The same folder found twice counts once;
+// another folder with the same id marks a conflict. Hooks are read only once
+// every plugin is known (Load), so a plugin that does not load gives no
 // warnings about its hooks.
 func (l *loader) add(c Config, fallbackName string, scanned bool) {
 	p, m, ok := l.identify(c, fallbackName)
 	if !ok || (scanned && l.disabledIDs[p.ID()]) {
 		return
 	}
-	real := realPath(p.Root)
-	if first, dup := l.seen[p.ID()]; dup {
-		if first != real {
-			l.warn(p.Root, "skipping plugin %s in %s: a plugin with that id was already loaded from %s", p.ID(), p.Root, first)
+	p.RealRoot = realPath(p.Root)
+	p.InstallCache = inInstallCache(l.opts.InstallCache, p)
+	if first, dup := l.byID[p.ID()]; dup {
+		if first.p.RealRoot != p.RealRoot && !slices.Contains(first.others, p.RealRoot) {
+			first.others = append(first.others, p.RealRoot)
 		}
 		return
 	}
-	l.seen[p.ID()] = real
-	l.loadHooks(p, m)
-	l.plugins = append(l.plugins, p)
+	f := &found{p: p, m: m}
+	l.byID[p.ID()] = f
+	l.found = append(l.found, f)
+}
+
+// inInstallCache reports whether p's resolved root is
+// <cache>/<marketplace>/<name>/<version>: the folder a host installs the
+// plugin with p's id into, so that the folder's place vouches for the id.
+func inInstallCache(cache string, p *Plugin) bool {
+	if cache == "" {
+		return false
+	}
+	rel, err := filepath.Rel(realPath(absClean(cache)), p.RealRoot)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	return len(parts) == 3 && parts[0] == p.Marketplace && parts[1] == p.Name
 }
 
 func marketplaceOr(m string) string {

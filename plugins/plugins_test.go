@@ -541,17 +541,70 @@ func TestLoad_ExplicitEntriesComeFirstAndShadowScans(t *testing.T) {
 	for _, p := range ps {
 		got = append(got, p.ID())
 	}
-	if want := []string{"two@local", "three@local"}; !reflect.DeepEqual(got, want) {
+	if want := []string{"two@local"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("plugins = %q, want %q", got, want)
 	}
-	if ps[1].Root != other {
-		t.Errorf("three loaded from %s, want the explicit %s", ps[1].Root, other)
-	}
 	// two is found again by the scan at the same root: no warning. three is
-	// found at another root: a warning. four is disabled: no warning about
-	// its bad hooks entry.
-	if len(warns) != 1 || !strings.Contains(warns[0].Message, "skipping plugin three@local") || !strings.Contains(warns[0].Message, "already loaded from") {
+	// claimed by two folders: neither loads, and the warning names both.
+	// four is disabled: no warning about its bad hooks entry.
+	if len(warns) != 1 || !strings.Contains(warns[0].Message, "loading neither plugin three@local") {
 		t.Errorf("warnings: %s", messages(warns))
+	}
+}
+
+func TestLoad_IDClaimedByTwoFoldersLoadsNeither(t *testing.T) {
+	// The scan finds "a-evil" before "guard": were the first one found to
+	// win, a folder that sorts earlier would shadow the real plugin.
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"a-evil/.codex-plugin/plugin.json": `{"name": "guard"}`,
+		"a-evil/hooks/hooks.json":          stopHooks,
+		"guard/.codex-plugin/plugin.json":  `{"name": "guard"}`,
+		"guard/hooks/hooks.json":           stopHooks,
+		"other/.codex-plugin/plugin.json":  `{"name": "other"}`,
+	})
+	explicit := filepath.Join(dir, "guard")
+	for name, opts := range map[string]Options{
+		"both scanned":           {Dirs: []string{dir}},
+		"one named, one scanned": {Plugins: []Config{{Root: explicit}}, Dirs: []string{dir}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			opts.DataHome, opts.Rule = t.TempDir(), CodexRule
+			ps, warns := Load(opts)
+			if len(ps) != 1 || ps[0].ID() != "other@local" {
+				t.Errorf("plugins %+v, want only other@local", ps)
+			}
+			wantWarning(t, warns, "loading neither plugin guard@local", filepath.Join(dir, "a-evil"), explicit)
+		})
+	}
+}
+
+func TestLoad_InstallCachePluginsAreThoseInTheFolderTheirIDNames(t *testing.T) {
+	home := t.TempDir()
+	cache := filepath.Join(home, "plugins", "cache")
+	writeTree(t, cache, map[string]string{
+		"acme/guard/1.0.0/.codex-plugin/plugin.json": `{"name": "guard"}`,
+		// The manifest claims another name than its folder: not vouched for.
+		"acme/fmt/1.0.0/.codex-plugin/plugin.json": `{"name": "lint"}`,
+	})
+	elsewhere := t.TempDir()
+	writeTree(t, elsewhere, map[string]string{".codex-plugin/plugin.json": `{"name": "solo"}`})
+	ps, warns := Load(Options{
+		Plugins:      []Config{{Root: elsewhere, Marketplace: "acme"}},
+		Dirs:         []string{cache},
+		DataHome:     t.TempDir(),
+		Rule:         CodexRule,
+		InstallCache: cache,
+	})
+	got := map[string]bool{}
+	for _, p := range ps {
+		got[p.ID()] = p.InstallCache
+		if p.RealRoot == "" {
+			t.Errorf("%s: no resolved root", p.ID())
+		}
+	}
+	if want := map[string]bool{"guard@acme": true, "lint@acme": false, "solo@acme": false}; !reflect.DeepEqual(got, want) {
+		t.Errorf("install cache = %v, want %v (warnings %s)", got, want, messages(warns))
 	}
 }
 
@@ -611,5 +664,86 @@ func TestLoad_ScannedFolderThatIsAPluginLoadsAsOne(t *testing.T) {
 	ps, warns := Load(Options{Dirs: []string{root}, DataHome: t.TempDir(), Rule: CodexRule})
 	if len(ps) != 1 || ps[0].ID() != "solo@local" || len(ps[0].Sources) != 1 || len(warns) != 0 {
 		t.Errorf("plugins %+v warnings %s", ps, messages(warns))
+	}
+}
+
+func TestCheckExpand_RefusesRootsTheShellWouldRead(t *testing.T) {
+	cmd := `sh "${CLAUDE_PLUGIN_ROOT}/hooks/fmt.sh" --data ${PLUGIN_DATA}`
+	bad := []string{"/p/x$(touch PWNED)y", "/p/x`id`", `/p/q"; id; "`, "/p/it's", "/p/a;b", "/p/a|b", "/p/a&b", "/p/a>b",
+		"/p/a\nb", "/p/a*", "/p/a?", "/p/[ab]", "/p/{a,b}", "/p/a#b", "/p/50%", "/p/a!b", "/p/a=b", "/p/a\tb"}
+	for _, root := range bad {
+		if err := CheckExpand(cmd, Env(root, "/d")); err == nil || !strings.Contains(err.Error(), "${CLAUDE_PLUGIN_ROOT}") {
+			t.Errorf("root %q: err %v, want a refusal naming ${CLAUDE_PLUGIN_ROOT}", root, err)
+		}
+	}
+	if err := CheckExpand(cmd, Env("/p/ok", "/d/x$(id)")); err == nil || !strings.Contains(err.Error(), "${PLUGIN_DATA}") {
+		t.Errorf("data folder: err %v, want a refusal naming ${PLUGIN_DATA}", err)
+	}
+	good := []string{"/home/u/.codex/plugins/cache/acme/fmt/1.2.0+build.7", "/Users/Jo Smith/Library/Application Support/x",
+		"/home/józef/wtyczki/ünïcode", "/srv/a,b:c@d_e-f"}
+	for _, root := range good {
+		if err := CheckExpand(cmd, Env(root, root)); err != nil {
+			t.Errorf("root %q: %v", root, err)
+		}
+	}
+	// Nothing is pasted where the command names no brace form: the shell
+	// reads $CLAUDE_PLUGIN_ROOT from the environment, safely quoted.
+	for _, c := range []string{`sh "$CLAUDE_PLUGIN_ROOT/x.sh"`, "echo ${HOME}", "true"} {
+		if err := CheckExpand(c, Env("/p/x$(id)", "/d/`id`")); err != nil {
+			t.Errorf("%q: %v", c, err)
+		}
+	}
+}
+
+func TestLoad_ManifestSymlinkedOutsideThePluginIsRefused(t *testing.T) {
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"plugin.json": `{"name": "borrowed"}`})
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"hooks/hooks.json": stopHooks})
+	symlink(t, filepath.Join(outside, "plugin.json"), filepath.Join(root, ".claude-plugin", "plugin.json"))
+	ps, warns := Load(Options{Plugins: []Config{{Root: root}}, DataHome: t.TempDir(), Rule: ClaudeRule})
+	if len(ps) != 0 {
+		t.Errorf("loaded %+v through a manifest outside the plugin", ps[0])
+	}
+	wantWarning(t, warns, "skipping plugin "+root, "failed to read plugin manifest", "outside the plugin root")
+
+	// Inside the plugin a symlinked manifest is fine, relative or absolute.
+	for _, absolute := range []bool{false, true} {
+		root := t.TempDir()
+		writeTree(t, root, map[string]string{"manifest.json": `{"name": "linked"}`, "hooks/hooks.json": stopHooks})
+		target := filepath.Join("..", "manifest.json")
+		if absolute {
+			target = filepath.Join(root, "manifest.json")
+		}
+		symlink(t, target, filepath.Join(root, ".claude-plugin", "plugin.json"))
+		p, warns := loadOne(t, root)
+		if p.Name != "linked" || len(p.Sources) != 1 || len(warns) != 0 {
+			t.Errorf("symlink to %s: plugin %+v warnings %s", target, p, messages(warns))
+		}
+	}
+}
+
+func TestReadInRoot_ChecksTheFileItOpened(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"plugin.json": `{"name": "a"}`, "other.json": `{"name": "b"}`})
+	path := filepath.Join(root, "plugin.json")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sameFileInside(root, path, opened); err != nil {
+		t.Fatalf("unchanged file: %v", err)
+	}
+	// Swapped after the open: what is at the path now is not what was read.
+	if err := os.Rename(filepath.Join(root, "other.json"), path); err != nil {
+		t.Fatal(err)
+	}
+	if err := sameFileInside(root, path, opened); err == nil || !strings.Contains(err.Error(), "changed while being read") {
+		t.Errorf("swapped file: err %v", err)
 	}
 }

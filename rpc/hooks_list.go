@@ -17,6 +17,11 @@ func init() {
 type hooksListResult struct {
 	Hooks    []hooks.HookInfo `json:"hooks"`
 	Warnings []hooks.Warning  `json:"warnings"`
+	// Project says whether the project's hooks load and who decided;
+	// LeftOut lists hooks sources that exist but do not run, with why and
+	// the command that changes it.
+	Project *hooks.ProjectStatus `json:"project,omitempty"`
+	LeftOut []hooks.LeftOut      `json:"leftOut"`
 }
 
 func hooksList(ctx context.Context, s *Server, params []byte) (any, error) {
@@ -31,7 +36,11 @@ func hooksList(ctx context.Context, s *Server, params []byte) (any, error) {
 		return nil, invalidParams("invalid params: field \"event\": unknown event %q", p.Event)
 	}
 	list, warnings := e.List(p.Event)
-	return hooksListResult{Hooks: list, Warnings: warnings}, nil
+	project, leftOut := e.Sources()
+	if leftOut == nil {
+		leftOut = []hooks.LeftOut{}
+	}
+	return hooksListResult{Hooks: list, Warnings: warnings, Project: project, LeftOut: leftOut}, nil
 }
 
 // hooksReload discovers hooks again; it is ordered with other state changes.

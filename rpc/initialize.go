@@ -39,8 +39,9 @@ type initializeParams struct {
 	Config struct {
 		Home    string `json:"home"`
 		Project struct {
-			Root    string `json:"root"`
-			Trusted bool   `json:"trusted"`
+			Root string `json:"root"`
+			// Trusted absent: the profile's own trust record decides.
+			Trusted *bool `json:"trusted"`
 		} `json:"project"`
 		Hooks       json.RawMessage `json:"hooks"`
 		BypassTrust *bool           `json:"bypassTrust"`
@@ -191,15 +192,17 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		Profile: prof,
 		Session: sess,
 		Discover: hooks.DiscoverOptions{
-			Home:           home,
-			ProjectRoot:    root,
-			ProjectTrusted: p.Config.Project.Trusted,
-			SessionHooks:   sessionHooks,
-			Plugins:        plugins,
-			PluginDirs:     pluginDirs,
-			Managed:        p.Config.Managed.Requirements,
-			ConfigProfile:  p.Config.ConfigProfile,
-			Features:       features,
+			Home:              home,
+			ProjectRoot:       root,
+			ProjectTrusted:    p.Config.Project.Trusted != nil && *p.Config.Project.Trusted,
+			ProjectTrustKnown: p.Config.Project.Trusted != nil,
+			Cwd:               sess.Cwd,
+			SessionHooks:      sessionHooks,
+			Plugins:           plugins,
+			PluginDirs:        pluginDirs,
+			Managed:           p.Config.Managed.Requirements,
+			ConfigProfile:     p.Config.ConfigProfile,
+			Features:          features,
 		},
 		BypassTrust: bypass,
 		// Where tools run, for the profile's coverage labels.

@@ -22,6 +22,13 @@ func ReviewMessage(n int) string {
 // hook awaits review.
 func (s *Server) reportLoad(e *hooks.Engine, warnings []hooks.Warning) {
 	s.reportWarnings(warnings)
+	_, leftOut := e.Sources()
+	for _, lo := range leftOut {
+		if lo.Reason == hooks.ReasonUntrustedProject {
+			// Policy holds are already warnings of discovery.
+			s.logMessage(LogWarning, lo.Message+"; to run its hooks: "+lo.Fix)
+		}
+	}
 	if n := e.AwaitingReview(); n > 0 {
 		s.logMessage(LogWarning, ReviewMessage(n))
 	}

@@ -43,6 +43,48 @@ type Change struct {
 // it points to is edited, so a config.toml kept in a dotfiles repository stays
 // a link. Nothing is written when the file already says what changes ask for.
 func Update(path string, changes []Change) error {
+	return update(path, func(doc []byte) ([]byte, error) { return Edit(doc, changes) })
+}
+
+// SetProjectTrust records [projects."<dir>"] trust_level = level in the TOML
+// file at path ("trusted" or "untrusted", as Codex writes them), with the
+// same lock, atomic replace and byte-for-byte care as Update.
+func SetProjectTrust(path, dir, level string) error {
+	return update(path, func(doc []byte) ([]byte, error) { return EditProjectTrust(doc, dir, level) })
+}
+
+// EditProjectTrust returns doc with [projects."<dir>"] trust_level = level.
+func EditProjectTrust(doc []byte, dir, level string) ([]byte, error) {
+	if err := checkTOML(doc); err != nil {
+		return nil, err
+	}
+	if !utf8.ValidString(dir) {
+		return nil, fmt.Errorf("folder %q is not valid UTF-8, which TOML cannot hold", dir)
+	}
+	prefix := []string{"projects", dir}
+	out, err := setEntryField(doc, prefix, "trust_level", level)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTOML(out); err != nil {
+		return nil, fmt.Errorf("recording project trust would make the file invalid (%v); is [projects] written as an inline table? Write it as [projects.\"<dir>\"] tables", err)
+	}
+	if entry, ok := entryAt(out, prefix); !ok || entry["trust_level"] != level {
+		return nil, fmt.Errorf("projects entry %q: trust_level did not read back as %q", dir, level)
+	}
+	return out, nil
+}
+
+// EditFile runs edit on the file at path (any format; empty when missing)
+// under the same lock as Update and replaces the file atomically when the
+// content changed, keeping its mode (0600 for a new file).
+func EditFile(path string, edit func(doc []byte) ([]byte, error)) error {
+	return update(path, edit)
+}
+
+// update runs edit on the file at path under its lock and replaces the file
+// atomically when the content changed.
+func update(path string, edit func(doc []byte) ([]byte, error)) error {
 	target, err := resolve(path)
 	if err != nil {
 		return err
@@ -68,7 +110,7 @@ func Update(path string, changes []Change) error {
 	default:
 		return fmt.Errorf("read %s: %w", target, err)
 	}
-	out, err := Edit(data, changes)
+	out, err := edit(data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", target, err)
 	}
@@ -218,17 +260,32 @@ func checkEntry(doc []byte, c Change) error {
 // StateEntry returns the decoded [hooks.state."<key>"] table of doc. Keys are
 // compared trimmed, as readers of the state compare them.
 func StateEntry(doc []byte, key string) (map[string]any, bool) {
+	return entryAt(doc, statePrefix(key))
+}
+
+// entryAt returns the decoded table at prefix, its last part compared
+// trimmed.
+func entryAt(doc []byte, prefix []string) (map[string]any, bool) {
 	var v map[string]any
 	if toml.Unmarshal(doc, &v) != nil {
 		return nil, false
 	}
-	hooks, _ := v["hooks"].(map[string]any)
-	state, _ := hooks["state"].(map[string]any)
-	for k, e := range state {
-		if strings.TrimSpace(k) == key {
-			m, ok := e.(map[string]any)
-			return m, ok
+	cur := v
+	for i, p := range prefix {
+		if i == len(prefix)-1 {
+			for k, e := range cur {
+				if strings.TrimSpace(k) == strings.TrimSpace(p) {
+					m, ok := e.(map[string]any)
+					return m, ok
+				}
+			}
+			return nil, false
 		}
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		cur = next
 	}
 	return nil, false
 }
@@ -337,21 +394,45 @@ func samePath(a, b []string) bool {
 // statePath matches a path against hooks.state.<key>.<rest...>, comparing the
 // hook key trimmed, and returns rest.
 func statePath(path []string, key string) ([]string, bool) {
-	if len(path) < 3 || path[0] != "hooks" || path[1] != "state" || strings.TrimSpace(path[2]) != key {
-		return nil, false
-	}
-	return path[3:], true
+	return entryRest(path, statePrefix(key))
 }
 
-// setField records one field of one entry, choosing the smallest edit:
+// statePrefix is the table path of one hook's state entry.
+func statePrefix(key string) []string { return []string{"hooks", "state", key} }
+
+// entryRest returns what follows prefix in path. The entry's own name (the
+// prefix's last part) is compared trimmed, as readers compare keys.
+func entryRest(path, prefix []string) ([]string, bool) {
+	if len(path) < len(prefix) {
+		return nil, false
+	}
+	for i, p := range prefix {
+		got := path[i]
+		if i == len(prefix)-1 {
+			got, p = strings.TrimSpace(got), strings.TrimSpace(p)
+		}
+		if got != p {
+			return nil, false
+		}
+	}
+	return path[len(prefix):], true
+}
+
+// setField records one field of one hook's state entry.
+func setField(doc []byte, key, field string, v any) ([]byte, error) {
+	return setEntryField(doc, statePrefix(key), field, v)
+}
+
+// setEntryField records one field of the table at prefix, choosing the
+// smallest edit:
 //  1. the field exists: replace its value;
 //  2. the entry is an inline table ("<key>" = {...}): rewrite that value;
-//  3. the entry has its own [hooks.state."<key>"] table: add a line to it;
+//  3. the entry has its own [<prefix>] table: add a line to it;
 //  4. the entry is made of dotted keys (state."<key>".enabled = ...): add a
 //     sibling line after the last of them;
-//  5. otherwise append a new [hooks.state."<key>"] table at the end.
-func setField(doc []byte, key, field string, v any) ([]byte, error) {
-	if entry, ok := StateEntry(doc, key); ok && entry[field] == v {
+//  5. otherwise append a new [<prefix>] table at the end.
+func setEntryField(doc []byte, prefix []string, field string, v any) ([]byte, error) {
+	if entry, ok := entryAt(doc, prefix); ok && entry[field] == v {
 		// Already recorded: leave the bytes (and their quoting) alone.
 		return doc, nil
 	}
@@ -365,13 +446,13 @@ func setField(doc []byte, key, field string, v any) ([]byte, error) {
 		nl = "\r\n"
 	}
 	for _, kv := range m.kvs {
-		if rest, ok := statePath(kv.path, key); ok && len(rest) == 1 && rest[0] == field {
+		if rest, ok := entryRest(kv.path, prefix); ok && len(rest) == 1 && rest[0] == field {
 			return splice(doc, kv.valStart, kv.valEnd, value), nil
 		}
 	}
 	for _, kv := range m.kvs {
-		if rest, ok := statePath(kv.path, key); ok && len(rest) == 0 {
-			inline, err := inlineEntry(doc, key, field, v)
+		if rest, ok := entryRest(kv.path, prefix); ok && len(rest) == 0 {
+			inline, err := inlineEntry(doc, prefix, field, v)
 			if err != nil {
 				return nil, err
 			}
@@ -379,7 +460,7 @@ func setField(doc []byte, key, field string, v any) ([]byte, error) {
 		}
 	}
 	for _, h := range m.headers {
-		if rest, ok := statePath(h.path, key); ok && len(rest) == 0 && !h.array {
+		if rest, ok := entryRest(h.path, prefix); ok && len(rest) == 0 && !h.array {
 			at := h.lineEnd
 			if h.lastKV >= 0 {
 				at = m.kvs[h.lastKV].lineEnd
@@ -389,13 +470,13 @@ func setField(doc []byte, key, field string, v any) ([]byte, error) {
 	}
 	dotted := -1
 	for i, kv := range m.kvs {
-		if _, ok := statePath(kv.path, key); ok && len(kv.table) <= 3 {
+		if _, ok := entryRest(kv.path, prefix); ok && len(kv.table) <= len(prefix) {
 			dotted = i
 		}
 	}
 	if dotted >= 0 {
 		kv := m.kvs[dotted]
-		full := []string{"hooks", "state", key, field}
+		full := append(append([]string(nil), prefix...), field)
 		var parts []string
 		for _, p := range full[len(kv.table):] {
 			parts = append(parts, tomlKey(p))
@@ -410,16 +491,20 @@ func setField(doc []byte, key, field string, v any) ([]byte, error) {
 		}
 		b.WriteString(nl)
 	}
-	b.WriteString("[hooks.state." + tomlKey(key) + "]" + nl + field + " = " + value + nl)
+	var head []string
+	for _, p := range prefix {
+		head = append(head, tomlKey(p))
+	}
+	b.WriteString("[" + strings.Join(head, ".") + "]" + nl + field + " = " + value + nl)
 	return b.Bytes(), nil
 }
 
 // inlineEntry re-renders an entry written as an inline table with field set,
 // keeping its other fields.
-func inlineEntry(doc []byte, key, field string, v any) (string, error) {
-	entry, ok := StateEntry(doc, key)
+func inlineEntry(doc []byte, prefix []string, field string, v any) (string, error) {
+	entry, ok := entryAt(doc, prefix)
 	if !ok {
-		return "", fmt.Errorf("hooks.state entry %q is not a table; fix or remove it", key)
+		return "", fmt.Errorf("%s entry %q is not a table; fix or remove it", strings.Join(prefix[:len(prefix)-1], "."), prefix[len(prefix)-1])
 	}
 	entry[field] = v
 	var buf bytes.Buffer

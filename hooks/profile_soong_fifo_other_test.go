@@ -1,7 +1,0 @@
-//go:build !unix
-
-package hooks
-
-import "errors"
-
-func mkfifo(string) error { return errors.New("FIFOs need a unix system") }

@@ -1,0 +1,293 @@
+package hooks
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A project's hooks run only when the project is trusted. The host may say so
+// (initialize config.project.trusted, --trust-project); when it does not,
+// hookd reads the host's own record of the user's answer, so a project the
+// user trusted in Codex or Claude Code is trusted under hookd too, and a
+// project trusted through `hookd trust --project` is trusted in the host.
+//
+// Order, first that answers wins:
+//  1. the host's explicit answer (true or false);
+//  2. the profile's trust record (ProjectTrustStore), read from the user's
+//     own files only: a project can never vouch for itself;
+//  3. untrusted.
+
+// ProjectTrustStore reads and writes a host's record of which project folders
+// the user trusts (Codex: [projects."<dir>"] trust_level in the user
+// config.toml; Claude Code: projects["<dir>"].hasTrustDialogAccepted in
+// ~/.claude.json).
+type ProjectTrustStore interface {
+	// Lookup returns the record that decides for a session in cwd whose
+	// project root is root. home is the profile's resolved user folder.
+	// A record that says nothing is a zero ProjectTrustRecord with File set.
+	Lookup(home, cwd, root string) (ProjectTrustRecord, error)
+	// Set records dir as trusted or not the way the host writes it, keeping
+	// every other byte of the file that it can.
+	Set(home, dir string, trusted bool) (ProjectTrustRecord, error)
+}
+
+// ProjectTrustRecord is one answer read from (or written to) a host's record.
+type ProjectTrustRecord struct {
+	// Found is true when the record names the folder (trusted or not).
+	Found   bool
+	Trusted bool
+	// Dir is the folder the entry is for; File the record's path.
+	Dir  string
+	File string
+}
+
+// Project trust deciders, as ProjectStatus.DecidedBy reports them.
+const (
+	TrustByHost    = "host"    // initialize config.project.trusted, --trust-project
+	TrustByRecord  = "record"  // the host's own record (ProjectStatus.Record)
+	TrustByDefault = "default" // nothing said: untrusted
+)
+
+// ProjectStatus says whether the project's hooks load, and who decided.
+type ProjectStatus struct {
+	Root      string `json:"root"`
+	Trusted   bool   `json:"trusted"`
+	DecidedBy string `json:"decidedBy"`
+	// Record is the file whose entry decided, or that would hold one.
+	Record string `json:"record,omitempty"`
+	// RecordDir is the folder named by the entry that decided.
+	RecordDir string `json:"recordDir,omitempty"`
+}
+
+// LeftOut is a hooks source that exists but whose hooks do not run, with the
+// reason and the one thing that changes it. Hosts show these so a project's
+// hooks are never skipped in silence.
+type LeftOut struct {
+	Path string `json:"path"`
+	// Reason is a code: untrustedProject, managedOnly, hooksDisabled,
+	// disableAllHooks (or another policy a profile sets).
+	Reason string `json:"reason"`
+	// Message says it in a sentence; Fix is the command or edit that
+	// changes it.
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+}
+
+// Left-out reasons beyond the hook policies.
+const ReasonUntrustedProject = "untrustedProject"
+
+// resolveProjectTrust decides opts.ProjectTrusted when the host left it open.
+func resolveProjectTrust(p *Profile, opts *DiscoverOptions) (*ProjectStatus, []Warning) {
+	if opts.ProjectRoot == "" || p.ProjectDir == "" {
+		return nil, nil
+	}
+	st := &ProjectStatus{Root: AbsClean(opts.ProjectRoot), Trusted: opts.ProjectTrusted}
+	if opts.ProjectTrusted || opts.ProjectTrustKnown {
+		st.DecidedBy = TrustByHost
+		return st, nil
+	}
+	st.DecidedBy = TrustByDefault
+	if p.ProjectTrust == nil {
+		return st, nil
+	}
+	cwd := opts.Cwd
+	if cwd == "" {
+		cwd = st.Root
+	}
+	rec, err := p.ProjectTrust.Lookup(ResolveHome(p, opts.Home), AbsClean(cwd), st.Root)
+	st.Record = rec.File
+	if err != nil {
+		return st, []Warning{{Source: rec.File, Message: fmt.Sprintf(
+			"cannot read the project trust record: %v; the project is treated as untrusted", err)}}
+	}
+	if rec.Found {
+		st.DecidedBy, st.RecordDir, st.Trusted = TrustByRecord, rec.Dir, rec.Trusted
+		opts.ProjectTrusted = rec.Trusted
+	}
+	return st, nil
+}
+
+// leftOutProject lists the project's hook files that exist but were not read
+// because the project is not trusted. Only their names are looked at.
+func leftOutProject(p *Profile, opts DiscoverOptions, st *ProjectStatus) []LeftOut {
+	if st == nil || st.Trusted {
+		return nil
+	}
+	dir := filepath.Join(st.Root, p.ProjectDir)
+	if home := ResolveHome(p, opts.Home); home != "" && SameDir(dir, home) {
+		return nil
+	}
+	names := p.ProjectFiles
+	if names == nil {
+		names = []string{HooksJSONName, ConfigTOMLName}
+	}
+	why := "the project is not trusted"
+	if st.DecidedBy == TrustByRecord {
+		why = fmt.Sprintf("the project is marked untrusted in %s", st.Record)
+	} else if st.DecidedBy == TrustByHost {
+		why = "the host said the project is not trusted"
+	}
+	var out []LeftOut
+	for _, n := range names {
+		path := filepath.Join(dir, n)
+		if fi, err := os.Lstat(path); err != nil || fi.IsDir() {
+			continue
+		}
+		out = append(out, LeftOut{
+			Path: path, Reason: ReasonUntrustedProject,
+			Message: fmt.Sprintf("%s was not read: %s", path, why),
+			Fix:     trustProjectCommand(p, opts, st.Root),
+		})
+	}
+	return out
+}
+
+// trustProjectCommand is the command that trusts root for this profile and
+// user folder.
+func trustProjectCommand(p *Profile, opts DiscoverOptions, root string) string {
+	cmd := "hookd trust --project"
+	if p.Name != DefaultProfile {
+		cmd += " --profile " + p.Name
+	}
+	if opts.Home != "" {
+		cmd += " --home " + shellWord(AbsClean(opts.Home))
+	}
+	return cmd + " " + shellWord(root)
+}
+
+// leftOutByPolicy lists each source whose hooks a policy holds back, once.
+func leftOutByPolicy(hooks []*Hook, warnings []Warning) []LeftOut {
+	seen := map[string]bool{}
+	var out []LeftOut
+	for _, h := range hooks {
+		if h.Policy == "" || seen[h.Source.Path+"\x00"+h.Policy] {
+			continue
+		}
+		seen[h.Source.Path+"\x00"+h.Policy] = true
+		lo := LeftOut{Path: h.Source.Path, Reason: h.Policy, Fix: policyFix(h.Policy)}
+		lo.Message = policyMessage(h, warnings)
+		out = append(out, lo)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// policyMessage reuses the discovery warning that named the policy for this
+// source, which says which file set it.
+func policyMessage(h *Hook, warnings []Warning) string {
+	for _, w := range warnings {
+		if strings.Contains(w.Message, "do not run") && strings.Contains(w.Message, h.Source.Path) {
+			return w.Message
+		}
+	}
+	for _, w := range warnings {
+		if strings.Contains(w.Message, "turned off") {
+			return fmt.Sprintf("hooks in %s do not run: %s", h.Source.Path, w.Message)
+		}
+	}
+	return fmt.Sprintf("hooks in %s do not run (%s)", h.Source.Path, h.Policy)
+}
+
+func policyFix(policy string) string {
+	switch policy {
+	case PolicyManagedOnly:
+		return "only managed hooks may run: move these hooks into the managed policy, or ask its administrator to lift the managed-only rule"
+	case PolicyHooksDisabled:
+		return "turn hooks on: set [features] hooks = true in the file named in the message (or remove hooks = false)"
+	case "disableAllHooks":
+		return "remove \"disableAllHooks\": true from the settings file named in the message"
+	}
+	return "see the message"
+}
+
+// shellWord quotes s for a POSIX shell when it needs quoting.
+func shellWord(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '@' || r == '+' || r == ',' ||
+			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// SetProjectTrust records dir as trusted or not in the profile's host record.
+func SetProjectTrust(p *Profile, home, dir string, trusted bool) (ProjectTrustRecord, error) {
+	if p.ProjectTrust == nil {
+		return ProjectTrustRecord{}, fmt.Errorf("the %s profile keeps no record of trusted projects: its host says whether a project is trusted (initialize config.project.trusted, --trust-project)", p.Name)
+	}
+	h := ResolveHome(p, home)
+	if h == "" {
+		return ProjectTrustRecord{}, fmt.Errorf("cannot find the %s user folder (set $%s or $HOME, or pass --home)", p.Name, p.HomeEnv)
+	}
+	return p.ProjectTrust.Set(h, AbsClean(dir), trusted)
+}
+
+// ProjectTrustCandidates lists the folders whose record decides for a
+// session in cwd with project root root, most specific first: cwd, root, and
+// for a linked git worktree the main checkout's root (Codex trusts a
+// repository once for all its worktrees).
+func ProjectTrustCandidates(cwd, root string) []string {
+	var out []string
+	add := func(d string) {
+		if d == "" {
+			return
+		}
+		for _, o := range out {
+			if o == d {
+				return
+			}
+		}
+		out = append(out, d)
+	}
+	add(cwd)
+	add(root)
+	add(mainWorktreeRoot(root))
+	return out
+}
+
+// mainWorktreeRoot returns the main checkout of a linked worktree whose root
+// is root (its .git is a file naming <main>/.git/worktrees/<name>), else "".
+func mainWorktreeRoot(root string) string {
+	data, err := os.ReadFile(filepath.Join(root, ".git"))
+	if err != nil {
+		return ""
+	}
+	line := strings.TrimSpace(string(data))
+	gitdir, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return ""
+	}
+	gitdir = strings.TrimSpace(gitdir)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(root, gitdir)
+	}
+	gitdir = filepath.Clean(gitdir)
+	// <main>/.git/worktrees/<name>
+	wt := filepath.Dir(gitdir)
+	if filepath.Base(wt) != "worktrees" {
+		return ""
+	}
+	dotgit := filepath.Dir(wt)
+	if filepath.Base(dotgit) != ".git" {
+		return ""
+	}
+	return filepath.Dir(dotgit)
+}
+
+// sourceReport is what the last discovery said about sources it did not load.
+type sourceReport struct {
+	Project *ProjectStatus
+	LeftOut []LeftOut
+}
+
+// Sources returns the project's trust status and the sources left out by the
+// last discovery.
+func (e *Engine) Sources() (project *ProjectStatus, leftOut []LeftOut) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.sources.Project, e.sources.LeftOut
+}

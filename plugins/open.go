@@ -1,0 +1,70 @@
+package plugins
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// readInRoot reads the regular file path, of at most maxFileSize bytes, that
+// must be inside the plugin folder root once symlinks are resolved: a
+// manifest or hooks file that is a symlink to a file elsewhere is refused,
+// like a hooks path that escapes.
+//
+// It opens first and checks the file it opened, so that nothing swapped in
+// between a check and the read is read: the open does not block (a FIFO
+// would), the opened file must be a regular file of bounded size, and it must
+// be the very file found at path's resolved location inside root.
+func readInRoot(root, path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !opened.Mode().IsRegular():
+		return nil, errors.New("not a regular file")
+	case opened.Size() > maxFileSize:
+		return nil, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
+	}
+	if err := sameFileInside(root, path, opened); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err == nil && len(data) > maxFileSize {
+		err = fmt.Errorf("larger than %d MiB", maxFileSize>>20)
+	}
+	return data, err
+}
+
+// sameFileInside checks that path resolves to a file inside root and that
+// this file is opened, the one already open.
+func sameFileInside(root, path string, opened os.FileInfo) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(realRoot, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("it resolves to %s, outside the plugin root %s (through a symlink)", real, realRoot)
+	}
+	now, err := os.Stat(real)
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(opened, now) {
+		return fmt.Errorf("it changed while being read (now %s)", real)
+	}
+	return nil
+}
