@@ -7,6 +7,8 @@ import asyncio
 import json
 from typing import IO, Optional
 
+from .types import JSONObject
+
 
 class _Header:
     """The headers of one frame, fed a line at a time. Header names are
@@ -28,7 +30,7 @@ class _Header:
         return False
 
 
-def read_message(stream: IO[bytes]) -> Optional[dict]:
+def read_message(stream: IO[bytes]) -> Optional[JSONObject]:
     """Reads one LSP-framed message; None at end of stream."""
     header = _Header()
     while True:
@@ -41,10 +43,11 @@ def read_message(stream: IO[bytes]) -> Optional[dict]:
     body = stream.read(header.length)
     if len(body) < header.length:
         return None
-    return json.loads(body.decode("utf-8"))
+    msg: JSONObject = json.loads(body.decode("utf-8"))
+    return msg
 
 
-async def read_message_async(stream: asyncio.StreamReader) -> Optional[dict]:
+async def read_message_async(stream: asyncio.StreamReader) -> Optional[JSONObject]:
     """read_message for an asyncio stream."""
     header = _Header()
     while True:
@@ -58,16 +61,17 @@ async def read_message_async(stream: asyncio.StreamReader) -> Optional[dict]:
         body = await stream.readexactly(header.length)
     except asyncio.IncompleteReadError:
         return None
-    return json.loads(body.decode("utf-8"))
+    msg: JSONObject = json.loads(body.decode("utf-8"))
+    return msg
 
 
-def encode_message(msg: dict) -> bytes:
+def encode_message(msg: JSONObject) -> bytes:
     """One LSP-framed message as bytes. The length counts bytes, not characters."""
     body = json.dumps(msg, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     return f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body
 
 
-def write_message(stream: IO[bytes], msg: dict) -> None:
+def write_message(stream: IO[bytes], msg: JSONObject) -> None:
     """Writes one LSP-framed message."""
     stream.write(encode_message(msg))
     stream.flush()

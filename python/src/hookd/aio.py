@@ -19,12 +19,12 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
-from typing import IO, Any, Awaitable, Callable, Optional, Union, cast
+from typing import IO, Any, Awaitable, Callable, Dict, List, Optional, Union, cast
 
 from ._binary import find_hookd
 from ._wire import encode_message, read_message_async
-from .client import INTERNAL_ERROR, METHOD_NOT_FOUND, ConnectionClosed, HookdError
-from .types import (CallToolParams, CallToolResult, HooksSummary, InitializeParams, InitializeResult, ListResult,
+from .client import INTERNAL_ERROR, METHOD_NOT_FOUND, ConnectionClosed, HookdError, answer_result
+from .types import (CallToolParams, JSONObject, CallToolResult, HooksSummary, InitializeParams, InitializeResult, ListResult,
                     RunResult, SetEnabledResult, TakePendingResult, TrustResult)
 
 # Answers mcp/callTool; may be a plain function or a coroutine function.
@@ -51,10 +51,10 @@ class AsyncHookdClient:
         self.call_tool = call_tool
         self.on_notification = on_notification
         self.notifications: "asyncio.Queue[tuple[str, Any]]" = asyncio.Queue()
-        self._pending: dict[int, asyncio.Future] = {}
+        self._pending: dict[int, "asyncio.Future[JSONObject]"] = {}
         self._ids = itertools.count(1)
         self._closed = False
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set["asyncio.Task[None]"] = set()
         self._reader = asyncio.create_task(self._read_loop(proc.stdout))
 
     @classmethod
@@ -62,9 +62,9 @@ class AsyncHookdClient:
         cls,
         bin: Optional[str] = None,
         *args: str,
-        env: Optional[dict] = None,
+        env: Optional[Dict[str, str]] = None,
         cwd: Optional[str] = None,
-        stderr: Optional[Union[IO, int]] = None,
+        stderr: Optional[Union[IO[bytes], int]] = None,
         call_tool: Optional[AsyncCallTool] = None,
         on_notification: Optional[Callable[[str, Any], None]] = None,
     ) -> "AsyncHookdClient":
@@ -77,13 +77,13 @@ class AsyncHookdClient:
 
     # ------------------------------------------------------------ requests
 
-    async def request(self, method: str, params: Optional[dict] = None) -> Any:
+    async def request(self, method: str, params: Optional[JSONObject] = None) -> Any:
         """Sends a request and waits for its result (raises HookdError).
         Cancelling the awaiting task sends $/cancelRequest."""
         if self._closed:
             raise ConnectionClosed()
         request_id = next(self._ids)
-        answer: asyncio.Future = asyncio.get_running_loop().create_future()
+        answer: "asyncio.Future[JSONObject]" = asyncio.get_running_loop().create_future()
         self._pending[request_id] = answer
         try:
             await self._write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params or {}})
@@ -99,15 +99,10 @@ class AsyncHookdClient:
             raise ConnectionClosed(f"write to hookd: {err}") from err
         finally:
             self._pending.pop(request_id, None)
-        if "error" in msg:
-            err = msg["error"] or {}
-            if isinstance(err, ConnectionClosed):
-                raise err
-            raise HookdError(err.get("code", INTERNAL_ERROR), err.get("message", ""), err.get("data"))
-        return msg.get("result")
+        return answer_result(msg)
 
-    async def notify(self, method: str, params: Optional[dict] = None) -> None:
-        msg: dict = {"jsonrpc": "2.0", "method": method}
+    async def notify(self, method: str, params: Optional[JSONObject] = None) -> None:
+        msg: JSONObject = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             msg["params"] = params
         await self._write(msg)
@@ -118,9 +113,9 @@ class AsyncHookdClient:
         await self.notify("initialized", {})
         return cast(InitializeResult, result)
 
-    async def run(self, event: str, input: Optional[dict] = None, turn_id: Optional[str] = None) -> RunResult:
+    async def run(self, event: str, input: Optional[JSONObject] = None, turn_id: Optional[str] = None) -> RunResult:
         """Runs one event's hooks and returns the combined RunResult."""
-        params: dict = {"event": event, "input": input or {}}
+        params: JSONObject = {"event": event, "input": input or {}}
         if turn_id:
             params["turnId"] = turn_id
         return cast(RunResult, await self.request("hooks/run", params))
@@ -131,7 +126,7 @@ class AsyncHookdClient:
     async def reload(self) -> HooksSummary:
         return cast(HooksSummary, await self.request("hooks/reload"))
 
-    async def trust(self, keys: "list[str]") -> TrustResult:
+    async def trust(self, keys: List[str]) -> TrustResult:
         return cast(TrustResult, await self.request("hooks/trust", {"keys": list(keys)}))
 
     async def set_enabled(self, key: str, enabled: bool) -> SetEnabledResult:
@@ -180,7 +175,7 @@ class AsyncHookdClient:
 
     # ------------------------------------------------------------ the wire
 
-    async def _write(self, msg: dict) -> None:
+    async def _write(self, msg: JSONObject) -> None:
         stdin = self.proc.stdin
         assert stdin is not None
         stdin.write(encode_message(msg))
@@ -202,7 +197,7 @@ class AsyncHookdClient:
                 if not answer.done():
                     answer.set_result({"error": ConnectionClosed()})
 
-    def _dispatch(self, msg: dict) -> None:
+    def _dispatch(self, msg: JSONObject) -> None:
         method = msg.get("method")
         if method is None:
             answer = self._pending.get(msg.get("id"))  # type: ignore[arg-type]
@@ -220,8 +215,8 @@ class AsyncHookdClient:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _answer_request(self, msg: dict) -> None:
-        reply: dict = {"jsonrpc": "2.0", "id": msg["id"]}
+    async def _answer_request(self, msg: JSONObject) -> None:
+        reply: JSONObject = {"jsonrpc": "2.0", "id": msg["id"]}
         if msg["method"] == "mcp/callTool" and self.call_tool is not None:
             try:
                 result = self.call_tool(cast(CallToolParams, msg.get("params") or {}))

@@ -28,11 +28,11 @@ import os
 import queue
 import subprocess
 import threading
-from typing import IO, Any, Callable, Optional, cast
+from typing import IO, Any, Callable, Dict, List, Optional, cast
 
 from ._binary import find_hookd
 from ._wire import read_message, write_message
-from .types import (CallToolParams, CallToolResult, HooksSummary, InitializeParams, InitializeResult, ListResult,
+from .types import (CallToolParams, JSONObject, CallToolResult, HooksSummary, InitializeParams, InitializeResult, ListResult,
                     RunResult, SetEnabledResult, TakePendingResult, TrustResult)
 
 # JSON-RPC error codes hookd answers with.
@@ -66,6 +66,17 @@ class ConnectionClosed(HookdError):
         super().__init__(-32099, message)
 
 
+def answer_result(msg: JSONObject) -> Any:
+    """The result of a response, or its error raised as HookdError (the
+    reader puts a ConnectionClosed in "error" when the connection ends)."""
+    if "error" not in msg:
+        return msg.get("result")
+    error = msg["error"] or {}
+    if isinstance(error, ConnectionClosed):
+        raise error
+    raise HookdError(error.get("code", INTERNAL_ERROR), error.get("message", ""), error.get("data"))
+
+
 class Pending:
     """A request in flight: wait for it with result(), or cancel() it."""
 
@@ -73,7 +84,7 @@ class Pending:
         self._client = client
         self.id = request_id
         self.method = method
-        self._answer: "queue.Queue[dict]" = queue.Queue(1)
+        self._answer: "queue.Queue[JSONObject]" = queue.Queue(1)
 
     def cancel(self) -> None:
         """Sends $/cancelRequest. hookd still answers: result() then raises
@@ -87,12 +98,7 @@ class Pending:
             msg = self._answer.get(timeout=timeout)
         except queue.Empty:
             raise TimeoutError(f"{self.method} (id {self.id}): no answer within {timeout} s") from None
-        if "error" in msg:
-            err = msg["error"] or {}
-            if isinstance(err, ConnectionClosed):
-                raise err
-            raise HookdError(err.get("code", INTERNAL_ERROR), err.get("message", ""), err.get("data"))
-        return msg.get("result")
+        return answer_result(msg)
 
 
 class HookdClient:
@@ -106,7 +112,7 @@ class HookdClient:
 
     def __init__(
         self,
-        proc: subprocess.Popen,
+        proc: "subprocess.Popen[bytes]",
         call_tool: Optional[CallTool] = None,
         on_notification: Optional[Callable[[str, Any], None]] = None,
     ):
@@ -129,9 +135,9 @@ class HookdClient:
         cls,
         bin: Optional[str] = None,
         *args: str,
-        env: Optional[dict] = None,
+        env: Optional[Dict[str, str]] = None,
         cwd: Optional[str] = None,
-        stderr: Optional[IO] = None,
+        stderr: Optional[IO[bytes]] = None,
         call_tool: Optional[CallTool] = None,
         on_notification: Optional[Callable[[str, Any], None]] = None,
     ) -> "HookdClient":
@@ -144,7 +150,7 @@ class HookdClient:
 
     # ------------------------------------------------------------ requests
 
-    def send(self, method: str, params: Optional[dict] = None) -> Pending:
+    def send(self, method: str, params: Optional[JSONObject] = None) -> Pending:
         """Sends a request without waiting: requests may be pipelined."""
         pending = Pending(self, next(self._ids), method)
         with self._pending_lock:
@@ -159,12 +165,12 @@ class HookdClient:
             raise ConnectionClosed(f"write to hookd: {err}") from err
         return pending
 
-    def request(self, method: str, params: Optional[dict] = None, timeout: Optional[float] = None) -> Any:
+    def request(self, method: str, params: Optional[JSONObject] = None, timeout: Optional[float] = None) -> Any:
         """Sends a request and waits for its result (raises HookdError)."""
         return self.send(method, params).result(timeout)
 
-    def notify(self, method: str, params: Optional[dict] = None) -> None:
-        msg: dict = {"jsonrpc": "2.0", "method": method}
+    def notify(self, method: str, params: Optional[JSONObject] = None) -> None:
+        msg: JSONObject = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             msg["params"] = params
         self._write(msg)
@@ -175,14 +181,14 @@ class HookdClient:
         self.notify("initialized", {})
         return cast(InitializeResult, result)
 
-    def run(self, event: str, input: Optional[dict] = None, turn_id: Optional[str] = None,
+    def run(self, event: str, input: Optional[JSONObject] = None, turn_id: Optional[str] = None,
             timeout: Optional[float] = None) -> RunResult:
         """Runs one event's hooks and returns the combined RunResult."""
         return cast(RunResult, self.run_async(event, input, turn_id).result(timeout))
 
-    def run_async(self, event: str, input: Optional[dict] = None, turn_id: Optional[str] = None) -> Pending:
+    def run_async(self, event: str, input: Optional[JSONObject] = None, turn_id: Optional[str] = None) -> Pending:
         """Starts hooks/run and returns at once; the Pending can be cancelled."""
-        params: dict = {"event": event, "input": input or {}}
+        params: JSONObject = {"event": event, "input": input or {}}
         if turn_id:
             params["turnId"] = turn_id
         return self.send("hooks/run", params)
@@ -193,7 +199,7 @@ class HookdClient:
     def reload(self) -> HooksSummary:
         return cast(HooksSummary, self.request("hooks/reload"))
 
-    def trust(self, keys: "list[str]") -> TrustResult:
+    def trust(self, keys: List[str]) -> TrustResult:
         return cast(TrustResult, self.request("hooks/trust", {"keys": list(keys)}))
 
     def set_enabled(self, key: str, enabled: bool) -> SetEnabledResult:
@@ -225,14 +231,15 @@ class HookdClient:
         self._reader.join(5)
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
-                stream.close()
+                if stream is not None:
+                    stream.close()
             except OSError:
                 pass
 
     def __enter__(self) -> "HookdClient":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         if self.proc.poll() is None:
             try:
                 self.close()
@@ -242,7 +249,7 @@ class HookdClient:
 
     # ------------------------------------------------------------ the wire
 
-    def _write(self, msg: dict) -> None:
+    def _write(self, msg: JSONObject) -> None:
         with self._write_lock:
             assert self.proc.stdin is not None
             write_message(self.proc.stdin, msg)
@@ -263,12 +270,12 @@ class HookdClient:
             for p in pending.values():
                 p._answer.put({"error": ConnectionClosed()})
 
-    def _dispatch(self, msg: dict) -> None:
+    def _dispatch(self, msg: JSONObject) -> None:
         method = msg.get("method")
         if method is None:
             # A response: hand it to whoever waits for that id.
             with self._pending_lock:
-                pending = self._pending.pop(msg.get("id"), None)
+                pending = self._pending.pop(msg.get("id"), None)  # type: ignore[arg-type]
             if pending is not None:
                 pending._answer.put(msg)
             return
@@ -282,8 +289,8 @@ class HookdClient:
         # keep reading (hookd may answer other requests meanwhile).
         threading.Thread(target=self._answer_request, args=(msg,), daemon=True).start()
 
-    def _answer_request(self, msg: dict) -> None:
-        reply: dict = {"jsonrpc": "2.0", "id": msg["id"]}
+    def _answer_request(self, msg: JSONObject) -> None:
+        reply: JSONObject = {"jsonrpc": "2.0", "id": msg["id"]}
         if msg["method"] == "mcp/callTool" and self.call_tool is not None:
             try:
                 reply["result"] = self.call_tool(cast(CallToolParams, msg.get("params") or {}))
