@@ -3,7 +3,7 @@
 // its stdin and stdout with vscode-jsonrpc (LSP framing), answers its
 // mcp/callTool requests, receives its notifications, and shuts it down.
 //
-//   const { startHookd } = require('@hookd/hookd');   // or: import { startHookd } from '@hookd/hookd'
+//   import { startHookd } from '@hookd/hookd';  // CommonJS: require('@hookd/hookd'), in an async function
 //   const hookd = await startHookd({ callTool: (p) => mcp.callTool(p) });
 //   await hookd.initialize({ processId: process.pid, session: { cwd: repo } });
 //   const res = await hookd.run('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
