@@ -55,7 +55,7 @@ func TestServeClaude_InitializeListsTheProfileAndItsEvents(t *testing.T) {
 		t.Fatalf("profile %q", p)
 	}
 	events := gjson.GetBytes(res, "capabilities.events").Array()
-	if len(events) != 31 || events[0].Str != "SessionStart" || events[30].Str != "SessionEnd" {
+	if len(events) != 33 || events[0].Str != "SessionStart" || events[32].Str != "SessionEnd" {
 		t.Fatalf("events %v", events)
 	}
 	// Every hook runs: the profile has no review.
@@ -103,10 +103,11 @@ func TestServeClaude_StopBlocksAreOverriddenAfterEightInARow(t *testing.T) {
 func TestServeClaude_HookInputAndEnvironmentAreClaudeShaped(t *testing.T) {
 	c, _ := startClaude(t)
 	ctx := context.Background()
-	// The plugin's env guard denies .env edits; the deny comes without a
-	// reason, and permission_mode from the session reaches the hooks.
-	res, err := c.Run(ctx, "PreToolUse", map[string]any{"tool_name": "Write", "tool_use_id": "toolu_9",
-		"tool_input": map[string]any{"file_path": "/repo/.env", "content": "A=1"}})
+	// The plugin's env guard (if: Edit(.env*)) denies .env edits; the deny
+	// comes without a reason, and permission_mode from the session reaches
+	// the hooks.
+	res, err := c.Run(ctx, "PreToolUse", map[string]any{"tool_name": "Edit", "tool_use_id": "toolu_9",
+		"tool_input": map[string]any{"file_path": "/repo/.env", "old_string": "A=0", "new_string": "A=1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

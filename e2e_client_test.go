@@ -89,6 +89,17 @@ func TestClient_TypedResultsCoverEveryFieldHookdSends(t *testing.T) {
 	if len(list.Warnings) != 1 || list.Warnings[0].Event != "Stop" || *list.Warnings[0].Group != 0 {
 		t.Errorf("warnings = %+v", list.Warnings)
 	}
+	bash := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls"}}
+	if err := c.Call(ctx, "hooks/explain", client.RunParams{Event: "PreToolUse", Input: bash}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var explained client.ExplainResult
+	strictDecode(t, "hooks/explain", raw, &explained)
+	ex, err := c.Explain(ctx, client.RunParams{Event: "PreToolUse", Input: bash})
+	if err != nil || len(ex.Hooks) != 4 || !ex.Hooks[0].Runs || ex.Hooks[0].MatchedAgainst[0] != "Bash" || ex.Hooks[0].Line == 0 ||
+		ex.Hooks[2].Runs || ex.Hooks[2].Reason != "otherEvent" {
+		t.Errorf("Explain = %+v, %v", ex, err)
+	}
 	sum, err := c.Reload(ctx)
 	if err != nil || !reflect.DeepEqual(*sum, init.Hooks) {
 		t.Errorf("Reload = %+v, %v; want %+v", sum, err, init.Hooks)

@@ -114,7 +114,9 @@ func TestServe_PluginsFromConfigAndPluginDirs(t *testing.T) {
 	if err := os.Symlink(mustAbs(t, filepath.Join("fixtures", "plugins")), filepath.Join(cwd, "fixtures-link")); err != nil {
 		t.Fatal(err)
 	}
+	home := t.TempDir()
 	c, _ := startPluginServe(t, cwd, map[string]any{
+		"home":        home,
 		"bypassTrust": true,
 		"plugins": []map[string]any{
 			{"root": filepath.Join("fixtures-link", "inline-hooks"), "name": "inl", "marketplace": "dev", "dataDir": "data/inl"},
@@ -172,11 +174,13 @@ func TestServe_PluginsFromConfigAndPluginDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := strings.Join(contexts(res), "\n")
-	dataDir := filepath.Join(xdgData, "hookd", "plugins", "data", "claude-policy-acme")
+	// Without a dataDir from the host, the data folder is Codex's:
+	// <home>/plugins/data/<plugin>-<marketplace>, not hookd's XDG folder.
+	dataDir := filepath.Join(home, "plugins", "data", "claude-policy-acme")
 	for _, line := range []string{
 		"CLAUDE_PLUGIN_ROOT=" + filepath.Join(cache, "acme", "claude-policy", "0.3.1"),
 		"PLUGIN_DATA=" + dataDir,
-		"CLAUDE_PROJECT_DIR=" + cwd,
+		"CLAUDE_PROJECT_DIR=<unset>",
 	} {
 		if !strings.Contains(env, line+"\n") {
 			t.Errorf("the hook did not receive %s; it reported:\n%s", line, env)

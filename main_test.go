@@ -11,14 +11,19 @@ import (
 // TestMain makes this test binary answer as "hookd" on $PATH, so scripts and
 // end-to-end tests run the real command-line entry point in a child process.
 func TestMain(m *testing.M) {
-	// Hooks run through $SHELL -lc. A login bash with a heavy profile costs
+	// Hooks run through $SHELL (-c for codex, -lc for mind). A login bash with a heavy profile costs
 	// ~150 ms a hook on some machines; sh keeps the suite measuring hookd, not
 	// the machine's shell start-up. Children (hookd, hooks) inherit it.
-	os.Setenv("SHELL", "/bin/sh")
+	// A testscript's hookd child keeps the SHELL its script set (Setup
+	// gives every script /bin/sh; codex_shell.txtar sets its own).
+	if os.Getenv("HOOKD_TEST_KEEP_SHELL") == "" {
+		os.Setenv("SHELL", "/bin/sh")
+	}
 	// Under -race every hookd child would sleep 1 s at exit to flush reports;
 	// it has none to flush when it passes, so skip the wait.
 	os.Setenv("GORACE", "atexit_sleep_ms=0")
-	testscript.Main(m, map[string]func(){
+	// The run fails if any test leaves a process behind (leftover_*_test.go).
+	testscript.Main(noLeftovers{m}, map[string]func(){
 		"hookd": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
@@ -32,13 +37,12 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testscripts",
 		RequireExplicitExec: true,
+		// The environment hookd test gives scripts, $PLUGIN being the
+		// repository: "hookd test" in a clone runs these scripts too.
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("FIXTURES", filepath.Join(root, "fixtures"))
-			env.Setenv("REPO", root)
-			env.Setenv("CODEX_HOME", filepath.Join(env.WorkDir, ".codex"))
-			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, ".local", "share"))
 			env.Setenv("SHELL", "/bin/sh")
-			return nil
+			env.Setenv("HOOKD_TEST_KEEP_SHELL", "1")
+			return scriptEnv(env, root)
 		},
 	})
 }

@@ -37,6 +37,11 @@ type Client struct {
 	// Set it before Initialize (HandleCallTool adapts a typed function).
 	CallTool func(ctx context.Context, params json.RawMessage) (any, error)
 
+	// Evaluate answers hookd's model/evaluate requests (claude prompt and
+	// agent hooks) with {ok, reason}. hookd sends them only when initialize
+	// says capabilities: {evaluate: true}. Set it before Initialize.
+	Evaluate func(ctx context.Context, params json.RawMessage) (any, error)
+
 	seq      atomic.Uint64
 	waitOnce sync.Once
 	waitErr  error
@@ -163,8 +168,10 @@ func (h handler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return
 	}
-	if req.Method == "mcp/callTool" && h.c.CallTool != nil {
-		res, err := h.c.CallTool(ctx, params)
+	answer := map[string]func(context.Context, json.RawMessage) (any, error){
+		"mcp/callTool": h.c.CallTool, "model/evaluate": h.c.Evaluate}[req.Method]
+	if answer != nil {
+		res, err := answer(ctx, params)
 		if err != nil {
 			var je *jsonrpc2.Error
 			if !errors.As(err, &je) {

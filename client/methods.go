@@ -35,6 +35,16 @@ func (c *Client) RunEvent(ctx context.Context, p RunParams) (*RunResult, error) 
 	return &res, nil
 }
 
+// Explain says, for hooks/run's params, which hooks would run and why each
+// other one would not, without running anything.
+func (c *Client) Explain(ctx context.Context, p RunParams) (*ExplainResult, error) {
+	var res ExplainResult
+	if err := c.Call(ctx, "hooks/explain", RunParams{Event: p.Event, Input: p.Input}, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
 // List returns the discovered hooks of one event ("" for all) and the
 // discovery warnings.
 func (c *Client) List(ctx context.Context, event string) (*ListResult, error) {

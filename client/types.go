@@ -77,6 +77,12 @@ type ConfigParams struct {
 	// nil leaves hookd serve's --bypass-trust default.
 	BypassTrust *bool           `json:"bypassTrust,omitempty"`
 	Features    map[string]bool `json:"features,omitempty"`
+	// Record appends every hooks/run input and result to this file, one
+	// JSON line each, for hookd replay.
+	Record string `json:"record,omitempty"`
+	// Watch reloads hooks when their files change and sends hooks/changed
+	// (HooksChanged).
+	Watch bool `json:"watch,omitempty"`
 }
 
 // ProjectParams name the project; its hooks load only when it is trusted.
@@ -186,11 +192,15 @@ type RunResult struct {
 	// Feedback (PostToolUse) replaces the tool result for the model.
 	Feedback string `json:"feedback,omitempty"`
 	// Continuation (Stop, SubagentStop) is the prompt to continue with.
-	Continuation      string         `json:"continuation,omitempty"`
-	AdditionalContext []ContextEntry `json:"additionalContext,omitempty"`
-	SystemMessages    []HookMessage  `json:"systemMessages,omitempty"`
-	Hooks             []HookRun      `json:"hooks"`
-	Skipped           []Skip         `json:"skipped"`
+	Continuation string `json:"continuation,omitempty"`
+	// ContinuationParts are Continuation's fragments, one per blocking
+	// handler, with the id the host wraps each in (codex:
+	// <hook_prompt hook_run_id="...">).
+	ContinuationParts []ContinuationPart `json:"continuationParts,omitempty"`
+	AdditionalContext []ContextEntry     `json:"additionalContext,omitempty"`
+	SystemMessages    []HookMessage      `json:"systemMessages,omitempty"`
+	Hooks             []HookRun          `json:"hooks"`
+	Skipped           []Skip             `json:"skipped"`
 	// RunID names this run in hooks/status notifications and async results.
 	RunID string `json:"runId,omitempty"`
 	// Output holds event-specific fields a profile passes through to the
@@ -201,6 +211,13 @@ type RunResult struct {
 // Blocks reports whether the outcome denies or blocks (hookd run's exit 2).
 func (r *RunResult) Blocks() bool {
 	return r.Decision == DecisionDeny || r.Decision == DecisionBlock
+}
+
+// ContinuationPart is one blocking handler's continuation fragment.
+type ContinuationPart struct {
+	Hook  string `json:"hook"`
+	RunID string `json:"runId,omitempty"`
+	Text  string `json:"text"`
 }
 
 // Permission is a PermissionRequest verdict.
@@ -243,6 +260,9 @@ type HookRun struct {
 	// fields, where the profile has them (soong).
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	Logs     json.RawMessage `json:"logs,omitempty"`
+	// RunID is the host's own id of this run (codex:
+	// "<event_label>:<n>:<source path>").
+	RunID string `json:"runId,omitempty"`
 }
 
 // Skip names a hook that matched but did not run.
@@ -338,11 +358,17 @@ type AsyncResult struct {
 	Error             *string        `json:"error"`
 	ExitCode          *int           `json:"exitCode"`
 	DurationMs        int64          `json:"durationMs"`
+	// Rewake (claude asyncRewake) is the text for the model's next request
+	// when the handler exited 2: its stderr, else its stdout.
+	Rewake string `json:"rewake,omitempty"`
 }
 
 // TakePendingResult holds the async results not delivered yet, oldest first.
 type TakePendingResult struct {
 	Results []AsyncResult `json:"results"`
+	// Dropped counts the async results hookd dropped, oldest first, because
+	// a bound was reached (docs/robustness.md) since the last TakePending.
+	Dropped int `json:"dropped"`
 }
 
 // CallToolParams are hookd's mcp/callTool request: call Tool on the host's
@@ -375,10 +401,45 @@ type LogMessageParams struct {
 	Message string `json:"message"`
 }
 
-// StatusParams are hooks/status's: a handler with a statusMessage started or finished.
+// StatusParams are hooks/status's: a handler with a statusMessage started or
+// finished (State "started", "finished"), or any command handler waits for one
+// of the running slots (State "queued"; StatusMessage may then be empty).
 type StatusParams struct {
 	RunID         json.RawMessage `json:"runId"`
 	Hook          string          `json:"hook"`
 	StatusMessage string          `json:"statusMessage"`
 	State         string          `json:"state"`
+}
+
+// ExplainResult says, for one event and input, what each discovered hook
+// would do (hooks/explain).
+type ExplainResult struct {
+	Hooks []Explanation `json:"hooks"`
+}
+
+// Explanation is one hook in an ExplainResult: whether it would run and, if
+// not, why (Reason: otherEvent, matcher, if, untrusted, modified, disabled,
+// managedOnly, hooksDisabled, duplicate, or a profile's own).
+type Explanation struct {
+	Key            string     `json:"key"`
+	Event          string     `json:"event"`
+	Source         HookSource `json:"source"`
+	Line           int        `json:"line,omitempty"`
+	Column         int        `json:"column,omitempty"`
+	Matcher        *string    `json:"matcher"`
+	MatchedAgainst []string   `json:"matchedAgainst,omitempty"`
+	Runs           bool       `json:"runs"`
+	Reason         string     `json:"reason,omitempty"`
+	Detail         string     `json:"detail,omitempty"`
+	Type           string     `json:"type"`
+	Command        string     `json:"command,omitempty"`
+}
+
+// HooksChanged is the hooks/changed notification hookd sends after it
+// reloaded changed hook files by itself (ConfigParams.Watch).
+type HooksChanged struct {
+	Summary
+	Added          []string `json:"added"`
+	Removed        []string `json:"removed"`
+	AwaitingReview []string `json:"awaitingReview"`
 }

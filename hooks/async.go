@@ -2,6 +2,8 @@ package hooks
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -14,12 +16,25 @@ import (
 // event's rules as an async result (no control effect: only
 // additionalContext and systemMessage count), queued for hooks/takePending
 // and announced with hooks/asyncCompleted. As in Codex, at most asyncLimit
-// run at once per session; the rest wait their turn and none is dropped.
-// Ending the session kills the unfinished ones and drops what they and the
-// queue held, so no result of an ended session is ever delivered.
+// run at once per session; the rest wait their turn. Ending the session kills
+// the unfinished ones and drops what they and the queue held, so no result of
+// an ended session is ever delivered.
+//
+// Waiting costs memory (a goroutine and the event input), and so do results
+// a host never takes (one that reads hooks/asyncCompleted only), so both are
+// bounded: past maxAsyncWaiting handlers waiting for a slot, the one that has
+// waited longest is dropped without running; past maxPending results not
+// taken, the oldest is dropped. Each drop is logged and counted, and
+// hooks/takePending reports the count (docs/robustness.md).
 
 // asyncLimit is how many async handlers of one session run at once.
 const asyncLimit = 8
+
+// maxAsyncWaiting bounds the async handlers waiting for a slot.
+const maxAsyncWaiting = 256
+
+// maxPending bounds the finished async results waiting for hooks/takePending.
+const maxPending = 1000
 
 // AsyncResult is a finished async handler's result, as hooks/asyncCompleted
 // sends it and hooks/takePending returns it.
@@ -34,6 +49,9 @@ type AsyncResult struct {
 	Error             *string        `json:"error"`
 	ExitCode          *int           `json:"exitCode"`
 	DurationMs        int64          `json:"durationMs"`
+	// Rewake is the text an asyncRewake handler that exited 2 hands the
+	// model with its next request: its stderr, else its stdout.
+	Rewake string `json:"rewake,omitempty"`
 }
 
 // asyncRunner owns a session's async handlers.
@@ -44,9 +62,22 @@ type asyncRunner struct {
 	mu      sync.Mutex
 	gen     *asyncGen
 	pending []AsyncResult
+	// queue is the handlers waiting for a slot, longest waiting first.
+	queue []*asyncWait
+	// dropped counts results lost to the bounds since the last TakePending.
+	dropped int
+	// maxWaiting and maxPending are maxAsyncWaiting and maxPending; tests
+	// set them lower.
+	maxWaiting, maxPending int
 
 	// waiting and running count handlers queued for a slot and holding one.
 	waiting, running atomic.Int32
+}
+
+// asyncWait is one handler waiting for a slot; drop ends its wait.
+type asyncWait struct {
+	drop    context.CancelFunc
+	dropped bool
 }
 
 // asyncGen is the handlers started since the session last ended: ending it
@@ -66,6 +97,7 @@ func newAsyncGen() *asyncGen {
 func (a *asyncRunner) init() {
 	a.slots = make(chan struct{}, asyncLimit)
 	a.gen = newAsyncGen()
+	a.maxWaiting, a.maxPending = maxAsyncWaiting, maxPending
 }
 
 // end kills the current generation's handlers, waits until they are gone and
@@ -75,6 +107,8 @@ func (a *asyncRunner) end() {
 	g := a.gen
 	a.gen = newAsyncGen()
 	a.pending = nil
+	a.queue = nil
+	a.dropped = 0
 	a.mu.Unlock()
 	g.cancel()
 	g.wg.Wait()
@@ -88,16 +122,40 @@ func (e *Engine) startAsync(runID string, ev *EventRules, h *Hook, stdin []byte)
 	a.mu.Lock()
 	g := a.gen
 	g.wg.Add(1)
+	wctx, drop := context.WithCancel(g.ctx)
+	w := &asyncWait{drop: drop}
+	if len(a.queue) >= a.maxWaiting {
+		oldest := a.queue[0]
+		a.queue = slices.Delete(a.queue, 0, 1)
+		oldest.dropped = true
+		oldest.drop()
+		a.dropped++
+		e.log.Warn("dropped the async handler that waited longest for a slot: too many waiting", "limit", a.maxWaiting)
+	}
+	a.queue = append(a.queue, w)
 	a.mu.Unlock()
 	a.waiting.Add(1)
 	go func() {
 		defer g.wg.Done()
+		defer drop()
 		select {
 		case a.slots <- struct{}{}:
-		case <-g.ctx.Done():
+		case <-wctx.Done():
 			a.waiting.Add(-1)
 			return
 		}
+		a.mu.Lock()
+		if w.dropped {
+			// Dropped as the slot came free: give it to the next one.
+			a.mu.Unlock()
+			<-a.slots
+			a.waiting.Add(-1)
+			return
+		}
+		if i := slices.Index(a.queue, w); i >= 0 {
+			a.queue = slices.Delete(a.queue, i, i+1)
+		}
+		a.mu.Unlock()
 		a.waiting.Add(-1)
 		a.running.Add(1)
 		raw := e.execute(g.ctx, h, stdin)
@@ -111,6 +169,11 @@ func (e *Engine) startAsync(runID string, ev *EventRules, h *Hook, stdin []byte)
 		if a.gen != g {
 			a.mu.Unlock()
 			return
+		}
+		if len(a.pending) >= a.maxPending {
+			a.pending = slices.Delete(a.pending, 0, 1)
+			a.dropped++
+			e.log.Warn("dropped the oldest async result: too many not taken with hooks/takePending", "limit", a.maxPending)
 		}
 		a.pending = append(a.pending, ar)
 		a.mu.Unlock()
@@ -134,6 +197,12 @@ func (e *Engine) asyncResult(runID string, ev *EventRules, h *Hook, raw RawResul
 	ar := AsyncResult{RunID: runID, Hook: h.Key, Event: ev.Name,
 		AdditionalContext: res.AdditionalContext, SystemMessages: res.SystemMessages,
 		Status: run.Status, Error: run.Error, ExitCode: run.ExitCode, DurationMs: run.DurationMs}
+	if h.Handler.Rewake && raw.ExitCode != nil && *raw.ExitCode == 2 {
+		ar.Rewake = strings.TrimSpace(raw.Stderr)
+		if ar.Rewake == "" {
+			ar.Rewake = strings.TrimSpace(raw.Stdout)
+		}
+	}
 	if ar.AdditionalContext == nil {
 		ar.AdditionalContext = []ContextEntry{}
 	}
@@ -144,8 +213,9 @@ func (e *Engine) asyncResult(runID string, ev *EventRules, h *Hook, raw RawResul
 }
 
 // TakePending returns the finished async results not yet taken, oldest
-// first, and removes them from the queue.
-func (e *Engine) TakePending() []AsyncResult {
+// first, and removes them from the queue. dropped is how many results were
+// lost to the bounds (maxPending, maxAsyncWaiting) since the last call.
+func (e *Engine) TakePending() (results []AsyncResult, dropped int) {
 	a := &e.async
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -154,7 +224,8 @@ func (e *Engine) TakePending() []AsyncResult {
 	if out == nil {
 		out = []AsyncResult{}
 	}
-	return out
+	dropped, a.dropped = a.dropped, 0
+	return out, dropped
 }
 
 // EndsSession reports whether event ends the session (SessionEnd): after it

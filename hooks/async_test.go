@@ -129,8 +129,8 @@ func TestAsync_NineHooksNeverMoreThanEightAtOnce(t *testing.T) {
 	if peak != 8 {
 		t.Errorf("peak concurrency %d, want 8", peak)
 	}
-	if got := len(e.TakePending()); got != 9 {
-		t.Errorf("%d pending results, want all 9", got)
+	if got, _ := e.TakePending(); len(got) != 9 {
+		t.Errorf("%d pending results, want all 9", len(got))
 	}
 }
 
@@ -158,11 +158,11 @@ func TestAsync_OnlyContextAndMessagesAreDeliveredAndTakenOnce(t *testing.T) {
 	if len(ctx.AdditionalContext) != 1 || ctx.AdditionalContext[0].Text != "background context" || ctx.Event != "PreToolUse" || ctx.RunID != res.RunID {
 		t.Errorf("context async hook: %+v", ctx)
 	}
-	pending := e.TakePending()
+	pending, _ := e.TakePending()
 	if len(pending) != 2 {
 		t.Fatalf("pending %d, want 2", len(pending))
 	}
-	if again := e.TakePending(); len(again) != 0 {
+	if again, _ := e.TakePending(); len(again) != 0 {
 		t.Errorf("results delivered twice: %+v", again)
 	}
 }
@@ -206,7 +206,7 @@ func TestAsync_EndSessionKillsUnfinishedAndDropsTheirOutput(t *testing.T) {
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) && !isZombie(pid) {
 		t.Errorf("the async hook's child %d survived the end of the session", pid)
 	}
-	if p := e.TakePending(); len(p) != 0 {
+	if p, _ := e.TakePending(); len(p) != 0 {
 		t.Errorf("results of an ended session were kept: %+v", p)
 	}
 	select {

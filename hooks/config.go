@@ -432,6 +432,7 @@ func (w *Walker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path st
 		return nil
 	}
 	var allowed map[string]bool
+	_, profileKind := w.Profile.HandlerKinds[tf.Val.Str]
 	switch tf.Val.Str {
 	case TypeCommand:
 		allowed = commandFields
@@ -442,23 +443,34 @@ func (w *Walker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path st
 		}
 		allowed = mcpFields
 	case "prompt", "agent":
+		if profileKind {
+			break
+		}
 		w.Warn(s, tf.Val.Index, tf.Path, "skipping %s hook in %s: %s hooks are not supported yet", tf.Val.Str, w.Name, tf.Val.Str)
 		return nil
 	default:
+		if profileKind {
+			break
+		}
 		w.Warn(s, tf.Val.Index, tf.Path, "skipping hook handler in %s: unknown type %q", w.Name, tf.Val.Str)
 		return nil
 	}
 	for _, f := range fs.List {
-		if !allowed[f.Key.Str] {
+		// A profile's own kind checks its own fields (ReadHandler).
+		if !profileKind && !allowed[f.Key.Str] {
 			w.UnknownField(s, f)
 		}
 	}
 
 	hr := HandlerReader{W: w, S: s, FS: fs, Kind: "command"}
 	var hd Handler
-	if tf.Val.Str == TypeCommand {
+	switch {
+	case profileKind:
+		hr.Kind = tf.Val.Str
+		hd, ok = hr.profileKind(ev, tf.Val.Str, h)
+	case tf.Val.Str == TypeCommand:
 		hd, ok = hr.command(ev, h, path)
-	} else {
+	default:
 		hr.Kind = "MCP tool"
 		hd, ok = hr.mcpTool(ev, h, path)
 	}
@@ -567,6 +579,26 @@ func (r HandlerReader) Timeout(ev *EventRules, f Field, v int, set bool) int {
 		t = ev.MaxTimeout
 	}
 	return t
+}
+
+// profileKind reads the fields every handler has (statusMessage, timeout)
+// of a kind the profile adds, and keeps the whole handler in Config for the
+// kind to read.
+func (r HandlerReader) profileKind(ev *EventRules, typ string, h gjson.Result) (Handler, bool) {
+	hd := Handler{Type: typ, Config: json.RawMessage(h.Raw)}
+	_, status, statusSet, ok := r.optString("statusMessage")
+	if !ok {
+		return hd, false
+	}
+	tof, to, toSet, ok := r.OptCount("timeout")
+	if !ok {
+		return hd, false
+	}
+	if statusSet {
+		hd.StatusMessage = &status
+	}
+	hd.Timeout = r.Timeout(ev, tof, to, toSet)
+	return hd, true
 }
 
 func (r HandlerReader) command(ev *EventRules, h gjson.Result, path string) (Handler, bool) {

@@ -31,12 +31,17 @@ type DiscoverOptions struct {
 
 	// Plugins are the plugins the host names (config.plugins, --plugin) and
 	// PluginDirs the folders scanned for more (config.pluginDirs). DataHome
-	// is where plugin data folders go ("" = <XDG data home>/hookd/plugins/data).
+	// is where plugin data folders go ("" = <home>/plugins/data, see
+	// PluginDataHome).
 	Plugins    []PluginConfig
 	PluginDirs []string
 	DataHome   string
 	// Managed is the path of the managed requirements.toml ("" = none).
 	Managed string
+	// Settings are extra settings files, a layer after the project's
+	// (Claude Code's --settings FILE); profiles without such a layer
+	// ignore them.
+	Settings []string
 	// StateOverrides is {"<key>": {"enabled"?, "trusted_hash"?}} given on the
 	// command line for this process; it overrides the user config's state.
 	StateOverrides []byte

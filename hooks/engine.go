@@ -15,6 +15,7 @@ import (
 	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
 
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/hooks/proc"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	Logger  *slog.Logger
 	// Host calls MCP tools and receives notifications; nil for the CLI.
 	Host Host
+	// Evaluator answers prompt and agent hooks (model/evaluate) instead of
+	// the Host: hookd run --evaluate. Nil: the Host, when it can.
+	Evaluator evaluate.Evaluator
 	// ToolLocations is where the host says tools run (tool name →
 	// LocationClient, LocationServer, LocationServerApproval), for the
 	// profile's coverage labels in List. Nil: no labels.
@@ -55,6 +59,9 @@ type Options struct {
 	// environment that hooks get, replacing the profile's EnvFilter
 	// (initialize config.envAllowlist, --env-allow).
 	EnvAllowlist []string
+	// MaxRunning caps the command handlers running at once; more wait
+	// (running.go). 0: DefaultMaxRunning.
+	MaxRunning int
 }
 
 // Engine discovers hooks and runs them for events. It is safe for concurrent
@@ -76,6 +83,7 @@ type Engine struct {
 	// Async handlers belong to the engine, not to the request that started
 	// them (async.go).
 	async asyncRunner
+	slots runSlots // running.go
 
 	kinds map[string]HandlerKind // by Handler.Type (handler.go)
 }
@@ -111,7 +119,9 @@ func New(opts Options) *Engine {
 		env = opts.Profile.EnvFilter(env)
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
+	e.state.session = opts.Session
 	e.async.init()
+	e.slots.init(opts.MaxRunning)
 	e.kinds = e.handlerKinds()
 	return e
 }
@@ -123,6 +133,29 @@ func (e *Engine) Close() {
 
 // Profile returns the engine's profile.
 func (e *Engine) Profile() *Profile { return e.profile }
+
+// RunIDOf is the id of the hooks/run a handler kind runs for (Result.RunID),
+// or "" outside a run.
+func RunIDOf(ctx context.Context) string {
+	id, _ := ctx.Value(runIDKey{}).(string)
+	return id
+}
+
+// Evaluator answers prompt and agent hooks: Options.Evaluator when set,
+// else the Host when it can (hookd serve), else nil.
+func (e *Engine) Evaluator() evaluate.Evaluator {
+	if e.opts.Evaluator != nil {
+		return e.opts.Evaluator
+	}
+	if ev, ok := e.opts.Host.(evaluate.Evaluator); ok {
+		return ev
+	}
+	return nil
+}
+
+// State is the profile's per-session memory (what discovery's Settings
+// and AfterCombine keep), for the handler kinds a profile adds.
+func (e *Engine) State() *State { return &e.state }
 
 // Session returns the session the engine fills inputs from.
 func (e *Engine) Session() Session { return e.opts.Session }
@@ -251,7 +284,7 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 	if len(input) == 0 {
 		input = []byte("{}")
 	}
-	if in := gjson.ParseBytes(input); !in.IsObject() {
+	if in := gjson.Parse(view(input)); !in.IsObject() {
 		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
 	}
 	var gate string
@@ -262,14 +295,25 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		}
 		gate = why
 	}
-	stdin := e.buildInput(ev, input, turnID)
 	targets, _ := ev.MatchTargets(e.profile, input)
 
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
 	hooks, _ := e.snapshot()
 	var run []*Hook
+	var runIDs map[*Hook]string
+	if e.profile.HookRunID != nil {
+		runIDs = map[*Hook]string{}
+	}
+	n := 0 // the hook's place among the event's hooks, in display order
 	for _, h := range hooks {
-		if h.Event != ev.Name || !e.selects(ev, h, targets, input) {
+		if h.Event != ev.Name {
+			continue
+		}
+		if runIDs != nil {
+			runIDs[h] = e.profile.HookRunID(ev, n, h)
+		}
+		n++
+		if !e.selects(ev, h, targets, input) {
 			continue
 		}
 		if gate != "" {
@@ -287,6 +331,10 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 		res.Skipped = append(res.Skipped, dropped(run, kept)...)
 		run = kept
 	}
+	// Built once selection is done, so that input is not needed past here
+	// and a large request is not held twice while its hooks run.
+	stdin := e.buildInput(ev, input, turnID)
+	input = nil
 	// Only when a handler will read it: preparing may write files (Soong's
 	// artifact_ref).
 	if e.profile.PrepareInput != nil && len(run) > 0 {
@@ -356,7 +404,13 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 			o = syncOuts[j]
 			j++
 		}
-		res.Hooks = append(res.Hooks, hookRun(o))
+		hr := hookRun(o)
+		e.boundStderr(&hr, o.Raw)
+		hr.RunID = runIDs[o.Hook]
+		res.Hooks = append(res.Hooks, hr)
+	}
+	for i := range res.ContinuationParts {
+		res.ContinuationParts[i].RunID = runIDs[res.ContinuationParts[i].hook]
 	}
 	return res, nil
 }
@@ -406,9 +460,18 @@ func hookRun(o Outcome) HookRun {
 
 // runOne runs one handler to completion and reads its output.
 func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Hook, stdin []byte) Outcome {
-	e.reportStatus(runID, h, StateStarted)
-	raw := e.execute(ctx, h, stdin)
-	e.reportStatus(runID, h, StateFinished)
+	ctx = context.WithValue(ctx, runIDKey{}, runID)
+	// Queued first (running.go), so that "started" means started.
+	release, ok := e.acquireSlot(ctx, h)
+	var raw RawResult
+	if ok {
+		e.reportStatus(runID, h, StateStarted)
+		raw = e.execute(context.WithValue(ctx, slotHeldKey{}, true), h, stdin)
+		release()
+		e.reportStatus(runID, h, StateFinished)
+	} else {
+		raw = RawResult{Cancelled: true, Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+	}
 	var o Outcome
 	if ev.Parse != nil {
 		o = ev.Parse(raw, false)
@@ -444,6 +507,13 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			return RawResult{Err: fmt.Errorf("hook working directory %s is not a directory", dir), Timeout: timeout}
 		}
+	}
+	if held, _ := ctx.Value(slotHeldKey{}).(bool); !held {
+		release, ok := e.acquireSlot(ctx, h)
+		if !ok {
+			return RawResult{Cancelled: true, Timeout: timeout}
+		}
+		defer release()
 	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
@@ -504,12 +574,14 @@ func scrubEnv(env []string) []string {
 // taken from the request's input or else from the session, then any other
 // input fields as given. hook_event_name is always the event.
 func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte {
-	in := gjson.ParseBytes(input)
+	in := gjson.Parse(view(input))
 	s := e.opts.Session
 	buf := make([]byte, 0, len(input)+256)
 	buf = append(buf, '{')
 	seen := make(map[string]bool, len(ev.InputFields))
-	add := func(k string, raw []byte) {
+	// Raw values are appended from the input as strings: no copy of a
+	// large field is made on the way.
+	add := func(k string, raw string) {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
@@ -518,7 +590,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 		buf = append(buf, ':')
 		buf = append(buf, raw...)
 	}
-	str := func(v string) []byte { b, _ := json.Marshal(v); return b }
+	str := func(v string) string { b, _ := json.Marshal(v); return string(b) }
 	for _, f := range ev.InputFields {
 		seen[f] = true
 		if f == "hook_event_name" {
@@ -530,7 +602,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				add(f, str(e.profile.CanonicalTool(v.Str)))
 				continue
 			}
-			add(f, []byte(v.Raw))
+			add(f, compactRaw(v))
 			continue
 		}
 		switch f {
@@ -540,7 +612,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 			add(f, str(s.Cwd))
 		case "transcript_path":
 			if s.TranscriptPath == "" {
-				add(f, []byte("null"))
+				add(f, "null")
 			} else {
 				add(f, str(s.TranscriptPath))
 			}
@@ -559,19 +631,30 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 				add(f, str(turnID))
 			}
 		case "last_assistant_message":
-			add(f, []byte("null"))
+			add(f, "null")
 		case "stop_hook_active":
-			add(f, []byte("false"))
+			add(f, "false")
 		}
 	}
 	in.ForEach(func(k, v gjson.Result) bool {
 		if !seen[k.Str] {
 			seen[k.Str] = true
-			add(k.Str, []byte(v.Raw))
+			add(k.Str, compactRaw(v))
 		}
 		return true
 	})
 	return append(buf, '}')
+}
+
+// compactRaw is a value of the host's input as one line of compact JSON,
+// keys in the host's order and string contents byte for byte (no escaping
+// of <, > or &): hooks that read one line of stdin work whatever
+// formatting the host sent, as under Codex.
+func compactRaw(v gjson.Result) string {
+	if v.IsObject() || v.IsArray() {
+		return v.Get("@ugly").Raw
+	}
+	return v.Raw
 }
 
 // checkUpdatedInput fails PreToolUse rewrites whose shape the tool cannot take:

@@ -67,6 +67,11 @@ func hookIdentity(label string, h *Hook, windows bool) []byte {
 		handler["server"] = hd.Server
 		handler["tool"] = hd.Tool
 		handler["input"] = canonicalInput(hd.Input)
+	default:
+		// A kind a profile adds: the handler as written names it.
+		if len(hd.Config) > 0 {
+			handler["config"] = canonicalInput(hd.Config)
+		}
 	}
 	id := map[string]any{"event_name": label, "hooks": []any{handler}}
 	if h.HasMatcher {

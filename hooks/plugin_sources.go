@@ -14,6 +14,19 @@ import (
 // config.plugins, hookd --plugin).
 type PluginConfig = plugins.Config
 
+// PluginDataHome is where plugin data folders go: the host's DataHome when
+// it gives one, else <home>/plugins/data as the hosts keep them
+// ($CODEX_HOME/plugins/data, ~/.claude/plugins/data), else hookd's own.
+func PluginDataHome(p *Profile, opts DiscoverOptions) string {
+	if opts.DataHome != "" {
+		return opts.DataHome
+	}
+	if home := ResolveHome(p, opts.Home); home != "" {
+		return filepath.Join(home, "plugins", "data")
+	}
+	return ""
+}
+
 // plugins appends the hooks of every enabled plugin, after all config layers,
 // as Codex orders them. Each hook carries its plugin's variables in Env. Its
 // command stays as written, so its hash (and so its trust) does not depend on
@@ -27,7 +40,7 @@ func (d *DiscoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 		d.Warns = append(d.Warns, Warning{Message: fmt.Sprintf("ignoring plugins: the %s profile does not load plugin hooks", p.Name)})
 		return
 	}
-	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: opts.DataHome, Rule: p.PluginRule,
+	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: PluginDataHome(p, opts), Rule: p.PluginRule,
 		InstallCache: installCache(p, opts)})
 	for _, w := range warns {
 		d.Warns = append(d.Warns, Warning{Source: w.Source, Message: w.Message})
@@ -117,15 +130,21 @@ func (e *Engine) pluginScript(h *Hook, script string) string {
 	return plugins.Expand(script, h.Env)
 }
 
-// hookEnv is the environment of h's process: hookd's snapshot, the hook's own
-// variables (a plugin's), and CLAUDE_PROJECT_DIR, which Claude Code gives every
-// hook and which plugins written for it read.
+// hookEnv is the environment of h's process: hookd's snapshot and the
+// hook's own variables (a plugin's), then whatever the profile's HookEnv
+// adds or drops (Claude Code's CLAUDE_PROJECT_DIR; Codex adds nothing).
 func (e *Engine) hookEnv(h *Hook) []string {
-	env := make([]string, 0, len(e.env)+len(h.Env)+1)
+	env := make([]string, 0, len(e.env)+len(h.Env)+2)
 	env = append(env, e.env...)
 	env = append(env, envList(h.Env)...)
-	return append(env, "CLAUDE_PROJECT_DIR="+e.projectDir())
+	if e.profile.HookEnv != nil {
+		env = e.profile.HookEnv(e, h, env)
+	}
+	return env
 }
+
+// ProjectDir is the session's project root, else its working directory.
+func (e *Engine) ProjectDir() string { return e.projectDir() }
 
 // projectDir is the session's project root, else its working directory.
 func (e *Engine) projectDir() string {

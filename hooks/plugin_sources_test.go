@@ -115,9 +115,9 @@ func TestDiscover_ProfileWithoutPluginRuleLoadsNoPlugins(t *testing.T) {
 func TestEngine_PluginHookGetsVariablesAndPlaceholdersAtRunTime(t *testing.T) {
 	t.Setenv("SHELL", "/bin/sh")
 	home := discCodexHome(t)
-	// A user hook that reports CLAUDE_PROJECT_DIR: every hook gets it.
+	// A user hook that reports CLAUDE_PROJECT_DIR: Codex gives it to no hook.
 	discWriteFile(t, filepath.Join(home, "hooks.json"),
-		`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo \"project=$CLAUDE_PROJECT_DIR plugin=${PLUGIN_ROOT:-none}\""}]}]}}`)
+		`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo \"project=${CLAUDE_PROJECT_DIR:-none} plugin=${PLUGIN_ROOT:-none}\""}]}]}}`)
 	root := plgWritePlugin(t, filepath.Join(t.TempDir(), "envy"), map[string]string{
 		".codex-plugin/plugin.json": `{"name": "envy"}`,
 		// Single quotes keep the shell away: only hookd can have filled the
@@ -148,7 +148,7 @@ func TestEngine_PluginHookGetsVariablesAndPlaceholdersAtRunTime(t *testing.T) {
 		got = append(got, c.Text)
 	}
 	want := []string{
-		"project=" + project + " plugin=none",
+		"project=none plugin=none",
 		"root=" + root + " same=" + root + " plain=$PLUGIN_ROOT\ndata=" + dataDir,
 	}
 	if !reflect.DeepEqual(got, want) {

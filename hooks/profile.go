@@ -40,6 +40,11 @@ type Profile struct {
 	ToolNames func(name string) []string
 	// CanonicalTool maps a tool name to the name reported in the hook input.
 	CanonicalTool func(name string) string
+	// Tools lists the tool names a matcher may name on this host (canonical
+	// names and aliases; MCP tools are mcp__<server>__<tool> besides). hookd
+	// check warns about exact matcher items that name none of them. Nil: the
+	// host's tools are not known and tool names are not checked.
+	Tools []string
 	// Trust is true when non-managed hooks need review before they run.
 	Trust bool
 	// Serial runs an event's handlers one after another instead of at once.
@@ -75,6 +80,17 @@ type Profile struct {
 	// blocks in a row, at most one continuation per turn). state is the
 	// session's own, kept by the engine for its lifetime.
 	AfterCombine func(state *State, ev *EventRules, input []byte, res *Result)
+	// HookRunID names one handler's run as the host does, given the event,
+	// the handler's place n among the event's hooks in display order (all
+	// sources, counted before matching) and the hook. Codex:
+	// "<event_label>:<n>:<source path>", the id it wraps Stop continuations
+	// with. Nil: results carry no run ids.
+	HookRunID func(ev *EventRules, n int, h *Hook) string
+	// HookEnv returns the environment of one command handler from env
+	// (the base environment, then the hook's own plugin variables): a host
+	// may add variables or drop some (Claude Code: CLAUDE_PROJECT_DIR,
+	// CLAUDE_CODE_SESSION_ID, no PLUGIN_ROOT). Nil: env as it is, as Codex.
+	HookEnv func(e *Engine, h *Hook, env []string) []string
 	// EnvFilter turns hookd's environment into the hooks' base environment
 	// (Soong's allowlist). Nil passes hookd's environment, minus the
 	// agent credentials Codex scrubs. A host-given Options.EnvAllowlist
@@ -109,7 +125,8 @@ type Profile struct {
 	HandlerTypes []string
 	// Shell is the argv prefix command handlers run through, the command
 	// being the last argument (Claude Code runs "sh -c"). Nil: proc's
-	// default, $SHELL -lc (%COMSPEC% /C on Windows).
+	// default, $SHELL -lc (%COMSPEC% /C on Windows); proc.EnvShell stands
+	// for $SHELL read when the command starts (Codex: "$SHELL -c").
 	Shell []string
 	// QuietFields are config keys the profile's hooks files may carry that
 	// the hooks walker accepts without an "unknown field" warning, at the

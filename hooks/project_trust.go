@@ -252,7 +252,8 @@ func ProjectTrustCandidates(cwd, root string) []string {
 // mainWorktreeRoot returns the main checkout of a linked worktree whose root
 // is root (its .git is a file naming <main>/.git/worktrees/<name>), else "".
 func mainWorktreeRoot(root string) string {
-	data, err := os.ReadFile(filepath.Join(root, ".git"))
+	// A .git that is a FIFO must not block initialize.
+	data, err := ReadConfigFile(filepath.Join(root, ".git"))
 	if err != nil {
 		return ""
 	}

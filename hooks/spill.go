@@ -50,9 +50,11 @@ func (e *Engine) spillResult(res *Result, outs []Outcome) {
 		// order; each fragment is limited on its own, as in Codex.
 		var frags []string
 		var limits []int
+		var from []*Hook
 		for i := range outs {
 			if outs[i].Block {
 				frags = append(frags, outs[i].Reason)
+				from = append(from, outs[i].Hook)
 				// A handler's own limit applies where its event accepts
 				// one (Mind's Stop); elsewhere it is never set.
 				limit := spill.DefaultLimit
@@ -65,6 +67,15 @@ func (e *Engine) spillResult(res *Result, outs []Outcome) {
 		if strings.Join(frags, "\n\n") == res.Continuation {
 			for i := range frags {
 				frags[i] = e.limitText(frags[i], limits[i]).Text
+				// Hosts that wrap each fragment (Codex's
+				// <hook_prompt hook_run_id=...>) get them one by one.
+				if e.profile.HookRunID != nil {
+					part := ContinuationPart{Text: frags[i], hook: from[i]}
+					if from[i] != nil {
+						part.Hook = from[i].Key
+					}
+					res.ContinuationParts = append(res.ContinuationParts, part)
+				}
 			}
 			res.Continuation = strings.Join(frags, "\n\n")
 		}
@@ -104,7 +115,7 @@ func (e *Engine) spillOverflowedContext(c *ContextEntry, raw RawResult, limit in
 	if limit <= 0 && e.profile.Spill == nil {
 		return
 	}
-	f, err := os.Open(path)
+	f, err := spill.Open(e.opts.Session.ID, path)
 	if err != nil {
 		e.log.Warn("read spilled stdout", "err", err)
 		return
@@ -185,8 +196,7 @@ func (o *overflow) fail(stream string, f *os.File, err error) {
 	o.failed[stream] = true
 	delete(o.files, stream)
 	if f != nil {
-		f.Close()
-		os.Remove(f.Name())
+		spill.Discard(o.session, f)
 	}
 }
 
@@ -206,12 +216,13 @@ func (o *overflow) finish(raw *RawResult) {
 		if err == nil {
 			_, err = f.WriteString(head)
 		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
 		if err != nil {
+			o.fail(stream, f, err) // closes and removes it
+			continue
+		}
+		if err := f.Close(); err != nil {
 			o.fail(stream, nil, err)
-			os.Remove(f.Name())
+			spill.Discard(o.session, f)
 			continue
 		}
 		*dst = f.Name()

@@ -6,9 +6,17 @@ import "sync"
 // blocks came in a row. The engine owns one for its lifetime; profiles read
 // and write it from Profile.AfterCombine. It is safe for concurrent use.
 type State struct {
-	mu   sync.Mutex
-	ints map[string]int
-	strs map[string]string
+	mu      sync.Mutex
+	ints    map[string]int
+	strs    map[string]string
+	session Session
+}
+
+// Session is the session the state belongs to (its id, folders, model).
+func (s *State) Session() Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.session
 }
 
 // Int returns the counter named key (0 when unset).

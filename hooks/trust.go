@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -347,8 +348,9 @@ func (e *Engine) lookup(field string, keys []string) ([]*Hook, error) {
 // the user config.toml, and returns what it recorded. Managed hooks are
 // trusted already and are returned without writing. Enablement is left as it
 // is: re-trusting a modified hook keeps it disabled if it was. The engine's
-// hook set is not reloaded; call Load.
-func (e *Engine) Trust(keys []string) ([]TrustedHook, error) {
+// hook set is not reloaded; call Load. The write waits for another writer's
+// lock at most statefile.LockWait, and no longer than ctx lasts.
+func (e *Engine) Trust(ctx context.Context, keys []string) ([]TrustedHook, error) {
 	if !e.profile.Trust {
 		return nil, &ParamError{Field: "keys", Msg: fmt.Sprintf("the %s profile does not review hooks", e.profile.Name)}
 	}
@@ -369,15 +371,16 @@ func (e *Engine) Trust(keys []string) ([]TrustedHook, error) {
 			changes = append(changes, statefile.Change{Key: h.Key, TrustedHash: h.Hash})
 		}
 	}
-	if err := e.writeState(changes); err != nil {
+	if err := e.writeState(ctx, changes); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // SetEnabled records whether the hook named by key may run. Managed hooks
-// cannot be disabled. The engine's hook set is not reloaded; call Load.
-func (e *Engine) SetEnabled(key string, enabled bool) error {
+// cannot be disabled. The engine's hook set is not reloaded; call Load. The
+// write waits for the lock as Trust's does.
+func (e *Engine) SetEnabled(ctx context.Context, key string, enabled bool) error {
 	hooks, err := e.lookup("key", []string{key})
 	if err != nil {
 		return err
@@ -392,10 +395,10 @@ func (e *Engine) SetEnabled(key string, enabled bool) error {
 		}
 		return &ParamError{Field: "key", Msg: fmt.Sprintf("managed hooks cannot be disabled (%s comes from %s)", h.Key, h.Source.Path)}
 	}
-	return e.writeState([]statefile.Change{{Key: h.Key, Enabled: &enabled}})
+	return e.writeState(ctx, []statefile.Change{{Key: h.Key, Enabled: &enabled}})
 }
 
-func (e *Engine) writeState(changes []statefile.Change) error {
+func (e *Engine) writeState(ctx context.Context, changes []statefile.Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
@@ -403,7 +406,7 @@ func (e *Engine) writeState(changes []statefile.Change) error {
 	if path == "" {
 		return errors.New("cannot record hook state: no user folder (set $" + e.profile.HomeEnv + " or $HOME)")
 	}
-	if err := statefile.Update(path, changes); err != nil {
+	if err := statefile.Update(ctx, path, changes); err != nil {
 		return fmt.Errorf("record hook state: %w", err)
 	}
 	return nil

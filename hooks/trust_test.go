@@ -207,14 +207,14 @@ func TestEngine_TrustRecordsTheHashAndReTrustKeepsDisabled(t *testing.T) {
 	if n := e.AwaitingReview(); n != 2 {
 		t.Errorf("awaiting review = %d, want 2", n)
 	}
-	got, err := e.Trust([]string{f.userKey, f.userKey})
+	got, err := e.Trust(context.Background(), []string{f.userKey, f.userKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Key != f.userKey || !strings.HasPrefix(got[0].Hash, "sha256:") {
 		t.Fatalf("trusted %+v", got)
 	}
-	if err := e.SetEnabled(f.userKey, false); err != nil {
+	if err := e.SetEnabled(context.Background(), f.userKey, false); err != nil {
 		t.Fatal(err)
 	}
 	e.Load()
@@ -224,17 +224,17 @@ func TestEngine_TrustRecordsTheHashAndReTrustKeepsDisabled(t *testing.T) {
 	// Edit the hook: modified, and re-trusting it keeps it disabled.
 	discWriteFile(t, filepath.Join(f.home, "hooks.json"), discStopJSON("echo edited"))
 	e.Load()
-	if err := e.SetEnabled(f.userKey, true); err != nil {
+	if err := e.SetEnabled(context.Background(), f.userKey, true); err != nil {
 		t.Fatal(err)
 	}
 	e.Load()
 	if r := skipReasons(t, e, "Stop", `{}`); r[f.userKey] != "modified" {
 		t.Errorf("after edit: %v", r)
 	}
-	if err := e.SetEnabled(f.userKey, false); err != nil {
+	if err := e.SetEnabled(context.Background(), f.userKey, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Trust([]string{f.userKey}); err != nil {
+	if _, err := e.Trust(context.Background(), []string{f.userKey}); err != nil {
 		t.Fatal(err)
 	}
 	e.Load()
@@ -253,16 +253,16 @@ func TestEngine_TrustAndSetEnabledRefuseUnknownKeysAndManagedDisable(t *testing.
 	opts.Managed = m.requirements
 	e := newEngine(t, opts, false)
 	var pe *ParamError
-	if _, err := e.Trust([]string{f.userKey, "nope"}); !errors.As(err, &pe) || pe.Field != "keys" || !strings.Contains(pe.Msg, `"nope"`) {
+	if _, err := e.Trust(context.Background(), []string{f.userKey, "nope"}); !errors.As(err, &pe) || pe.Field != "keys" || !strings.Contains(pe.Msg, `"nope"`) {
 		t.Errorf("unknown key: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(f.home, "config.toml")); !os.IsNotExist(err) {
 		t.Errorf("a failed trust wrote state: %v", err)
 	}
-	if err := e.SetEnabled(m.key, false); !errors.As(err, &pe) || !strings.Contains(pe.Msg, "managed hooks cannot be disabled") {
+	if err := e.SetEnabled(context.Background(), m.key, false); !errors.As(err, &pe) || !strings.Contains(pe.Msg, "managed hooks cannot be disabled") {
 		t.Errorf("disable managed: %v", err)
 	}
-	if got, err := e.Trust([]string{m.key}); err != nil || len(got) != 1 {
+	if got, err := e.Trust(context.Background(), []string{m.key}); err != nil || len(got) != 1 {
 		t.Errorf("trusting a managed hook is a no-op: %v %v", got, err)
 	}
 	if _, err := os.Stat(filepath.Join(f.home, "config.toml")); !os.IsNotExist(err) {

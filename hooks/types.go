@@ -56,10 +56,18 @@ type Handler struct {
 	AdditionalContextLimit *int `json:"additionalContextLimit,omitempty"`
 	// FailClosed turns this handler's failure (crash, timeout, bad output)
 	// into a block on events that can block (Mirri's failClosed).
-	FailClosed bool            `json:"failClosed,omitempty"`
-	Server     string          `json:"server,omitempty"`
-	Tool       string          `json:"tool,omitempty"`
-	Input      json.RawMessage `json:"input,omitempty"`
+	FailClosed bool `json:"failClosed,omitempty"`
+	// Rewake marks an async handler whose exit code 2 hands its stderr
+	// (else stdout) to the model's next request (Claude Code's asyncRewake;
+	// AsyncResult.Rewake).
+	Rewake bool            `json:"rewake,omitempty"`
+	Server string          `json:"server,omitempty"`
+	Tool   string          `json:"tool,omitempty"`
+	Input  json.RawMessage `json:"input,omitempty"`
+	// Config is the handler object as written, for the kinds a profile adds
+	// (Profile.HandlerKinds: Claude Code's http, prompt, agent), which read
+	// their own fields from it.
+	Config json.RawMessage `json:"config,omitempty"`
 }
 
 // Hook is one discovered handler with everything needed to match, run and list it.
@@ -186,19 +194,24 @@ const (
 
 // Result is the combined outcome of one event, in the shape hooks/run returns.
 type Result struct {
-	Event             string          `json:"event"`
-	Decision          string          `json:"decision"`
-	Reason            string          `json:"reason,omitempty"`
-	UpdatedInput      json.RawMessage `json:"updatedInput,omitempty"`
-	Permission        *Permission     `json:"permission,omitempty"`
-	Continue          bool            `json:"continue"`
-	StopReason        string          `json:"stopReason,omitempty"`
-	Feedback          string          `json:"feedback,omitempty"`
-	Continuation      string          `json:"continuation,omitempty"`
-	AdditionalContext []ContextEntry  `json:"additionalContext,omitempty"`
-	SystemMessages    []Message       `json:"systemMessages,omitempty"`
-	Hooks             []HookRun       `json:"hooks"`
-	Skipped           []Skip          `json:"skipped"`
+	Event        string          `json:"event"`
+	Decision     string          `json:"decision"`
+	Reason       string          `json:"reason,omitempty"`
+	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
+	Permission   *Permission     `json:"permission,omitempty"`
+	Continue     bool            `json:"continue"`
+	StopReason   string          `json:"stopReason,omitempty"`
+	Feedback     string          `json:"feedback,omitempty"`
+	Continuation string          `json:"continuation,omitempty"`
+	// ContinuationParts are the fragments Continuation joins, one per
+	// blocking handler in configuration order, with the hook run id the
+	// host names them by (profiles with a HookRunID: Codex wraps each in
+	// <hook_prompt hook_run_id="...">).
+	ContinuationParts []ContinuationPart `json:"continuationParts,omitempty"`
+	AdditionalContext []ContextEntry     `json:"additionalContext,omitempty"`
+	SystemMessages    []Message          `json:"systemMessages,omitempty"`
+	Hooks             []HookRun          `json:"hooks"`
+	Skipped           []Skip             `json:"skipped"`
 	// RunID names this run in hooks/status notifications and async results.
 	RunID string `json:"runId,omitempty"`
 	// Output holds event-specific fields the profile passes through to the
@@ -208,6 +221,14 @@ type Result struct {
 	// project, a policy); `hookd run` fills it, hosts read the same list
 	// from initialize and hooks/list.
 	LeftOut []LeftOut `json:"leftOut,omitempty"`
+}
+
+// ContinuationPart is one blocking handler's continuation fragment.
+type ContinuationPart struct {
+	Hook  string `json:"hook"`
+	RunID string `json:"runId,omitempty"`
+	Text  string `json:"text"`
+	hook  *Hook
 }
 
 // Permission is a PermissionRequest verdict.
@@ -232,17 +253,20 @@ type Message struct {
 
 // HookRun reports one handler's run.
 type HookRun struct {
-	Key           string  `json:"key"`
-	Status        Status  `json:"status"`
-	ExitCode      *int    `json:"exitCode"`
-	DurationMs    int64   `json:"durationMs"`
-	Error         *string `json:"error"`
-	Stderr        string  `json:"stderr,omitempty"`
-	Async         bool    `json:"async"`
-	StdoutDropped int64   `json:"stdoutDropped,omitempty"`
-	StderrDropped int64   `json:"stderrDropped,omitempty"`
-	StdoutSpilled string  `json:"stdoutSpilled,omitempty"`
-	StderrSpilled string  `json:"stderrSpilled,omitempty"`
+	Key        string  `json:"key"`
+	Status     Status  `json:"status"`
+	ExitCode   *int    `json:"exitCode"`
+	DurationMs int64   `json:"durationMs"`
+	Error      *string `json:"error"`
+	Stderr     string  `json:"stderr,omitempty"`
+	Async      bool    `json:"async"`
+	// RunID is the host's own id of this handler's run (profiles with a
+	// HookRunID; Codex: "<event_label>:<n>:<source path>").
+	RunID         string `json:"runId,omitempty"`
+	StdoutDropped int64  `json:"stdoutDropped,omitempty"`
+	StderrDropped int64  `json:"stderrDropped,omitempty"`
+	StdoutSpilled string `json:"stdoutSpilled,omitempty"`
+	StderrSpilled string `json:"stderrSpilled,omitempty"`
 	// Metadata and Logs are what the handler returned in those fields, for
 	// profiles whose output has them (Soong).
 	Metadata json.RawMessage `json:"metadata,omitempty"`

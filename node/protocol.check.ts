@@ -120,7 +120,7 @@ export const asyncResult: P.AsyncResult = {
   durationMs: 120,
 };
 
-export const takePending: P.TakePendingResult = { results: [asyncResult] };
+export const takePending: P.TakePendingResult = { results: [asyncResult], dropped: 0 };
 
 export const shutdown: P.HostRequests['shutdown']['result'] = null;
 

@@ -114,7 +114,7 @@ export interface McpToolHandlerConfig extends HandlerConfigBase {
   async?: boolean;
 }
 
-/** Parsed, warned about and never run by hookd. */
+/** claude: answered by the host's model (model/evaluate); other profiles parse, warn about and never run them. */
 export interface UnsupportedHandlerConfig extends HandlerConfigBase {
   type: 'prompt' | 'agent';
   [field: string]: unknown;
@@ -130,6 +130,8 @@ export interface InitializeParams {
   profile?: ProfileName;
   session?: SessionParams;
   config?: ConfigParams;
+  /** The host's side: evaluate, when it answers model/evaluate (claude prompt and agent hooks). */
+  capabilities?: { evaluate?: boolean };
 }
 
 export interface SessionParams {
@@ -155,6 +157,8 @@ export interface ConfigParams {
   /** Run enabled hooks that were never reviewed, for this session only. */
   bypassTrust?: boolean;
   features?: { hookCommandRewrite?: boolean };
+  /** claude: extra settings files, a layer after the project's (Claude Code's --settings). */
+  settings?: string[];
 }
 
 export interface PluginParams {
@@ -296,6 +300,8 @@ export interface RunResult {
   feedback?: string | null;
   /** Stop, SubagentStop: the prompt to continue with. */
   continuation?: string | null;
+  /** Stop, SubagentStop (codex): continuation's fragments, one per blocking handler, with the id Codex wraps each in (<hook_prompt hook_run_id="...">). */
+  continuationParts?: ContinuationPart[] | null;
   /** Texts for the model, in configuration order. */
   additionalContext?: ContextEntry[] | null;
   /** Warnings for the user, never for the model. */
@@ -308,6 +314,14 @@ export interface RunResult {
   runId?: string;
   /** Event-specific fields a profile passes through to the host (claude); absent in the codex profile. */
   output?: JSONObject;
+}
+
+export interface ContinuationPart {
+  /** The key of the blocking hook. */
+  hook: string;
+  /** The host's id of that hook's run (codex: "<event_label>:<n>:<source path>"). */
+  runId?: string;
+  text: string;
 }
 
 export interface Permission {
@@ -349,6 +363,8 @@ export interface HookRun {
   /** The handler's own "metadata" and "logs" output fields, where the profile has them (soong). */
   metadata?: unknown;
   logs?: unknown;
+  /** The host's id of this run (codex: "<event_label>:<n>:<source path>"). */
+  runId?: string;
 }
 
 export interface Skip {
@@ -370,11 +386,15 @@ export interface AsyncResult {
   error: string | null;
   exitCode: number | null;
   durationMs: number;
+  /** claude asyncRewake: the text for the model's next request when the handler exited 2 (stderr, else stdout). */
+  rewake?: string;
 }
 
 export interface TakePendingResult {
   /** Oldest first; taken results are removed from hookd's queue. */
   results: AsyncResult[];
+  /** Results hookd dropped (oldest first) at its bounds since the last take: docs/robustness.md. */
+  dropped: number;
 }
 
 // ----------------------------------------------------- hookd -> host calls
@@ -385,6 +405,25 @@ export interface CallToolParams {
   tool: string;
   arguments: JSONObject;
   timeoutMs: number;
+}
+
+/** model/evaluate: a claude prompt or agent hook needs the host's model. */
+export interface EvaluateParams {
+  /** The hooks/run this hook runs for. */
+  runId: string;
+  hook: string;
+  kind: 'prompt' | 'agent';
+  /** The handler's prompt with $ARGUMENTS replaced by the compact input JSON. */
+  prompt: string;
+  /** The handler's model, or null for the session's main model. */
+  model: string | null;
+  input: JSONObject;
+  timeoutMs: number;
+}
+
+export interface EvaluateResult {
+  ok: boolean;
+  reason?: string;
 }
 
 /** An MCP CallToolResult. hookd reads structuredContent, else the first text that parses as JSON, else the text. */
@@ -449,6 +488,7 @@ export interface HostNotifications {
 /** Requests hookd sends to the host. */
 export interface HookdRequests {
   'mcp/callTool': { params: CallToolParams; result: CallToolResult };
+  'model/evaluate': { params: EvaluateParams; result: EvaluateResult };
 }
 
 /** Notifications hookd sends to the host. */

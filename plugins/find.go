@@ -218,3 +218,16 @@ func pathErr(err error) error {
 	}
 	return err
 }
+
+// InstalledRoot is the folder of the current version of plugin name from
+// marketplace in an install cache laid out as
+// <cache>/<marketplace>/<plugin>/<version>/ (Codex's
+// $CODEX_HOME/plugins/cache), or "" when none is installed there. The
+// newest version wins, as in a Dirs scan.
+func InstalledRoot(cache, marketplace, name string) string {
+	if marketplace == "" || name == "" || strings.ContainsAny(marketplace+name, `/\`) || marketplace == ".." || name == ".." {
+		return ""
+	}
+	var l loader
+	return l.newestVersion(filepath.Join(cache, marketplace, name))
+}

@@ -3,8 +3,9 @@ package rpc
 import (
 	"context"
 	"errors"
+	"strings"
 
-	json "github.com/goccy/go-json"
+	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
 )
@@ -13,36 +14,61 @@ func init() {
 	methods["hooks/run"] = method{handle: hooksRun}
 }
 
-type hooksRunParams struct {
-	Event  *string         `json:"event"`
-	TurnID string          `json:"turnId"`
-	Input  json.RawMessage `json:"input"`
-}
-
 // hooksRun runs one event's hooks. It runs concurrently with other requests and
 // is cancelled by $/cancelRequest.
+//
+// params are read in place with gjson, and input is a slice of them: a
+// decoder would copy an input of tens of MB once or twice more.
 func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
-	var p hooksRunParams
-	if err := decodeParams(params, &p); err != nil {
-		return nil, err
-	}
-	if p.Event == nil || *p.Event == "" {
+	p := gjson.Parse(bytesView(params))
+	event, turnID, in := p.Get("event"), p.Get("turnId"), p.Get("input")
+	switch {
+	case event.Type == gjson.Null || event.Type == gjson.String && event.Str == "":
 		return nil, invalidParams("invalid params: field \"event\" is required")
+	case event.Type != gjson.String:
+		return nil, invalidParams("invalid params: field \"event\": expected string, got %s", jsonType(event))
+	case turnID.Exists() && turnID.Type != gjson.String && turnID.Type != gjson.Null:
+		return nil, invalidParams("invalid params: field \"turnId\": expected string, got %s", jsonType(turnID))
 	}
-	input := []byte(p.Input)
-	if len(input) == 0 || string(input) == "null" {
-		input = nil
+	var input []byte
+	if in.Exists() && in.Type != gjson.Null {
+		if end := in.Index + len(in.Raw); in.Index > 0 && end <= len(params) {
+			input = params[in.Index:end]
+		} else {
+			input = []byte(in.Raw)
+		}
 	}
+	// Copies: views into params would keep all of them alive.
+	name, turn := strings.Clone(event.Str), strings.Clone(turnID.Str)
+	params = nil // only input is needed from here on
 	e := s.Engine()
-	res, err := e.Run(ctx, *p.Event, input, p.TurnID)
+	res, err := e.Run(ctx, name, input, turn)
+	if err == nil {
+		s.recordRun(name, turn, input, res)
+	}
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {
 		return nil, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)
 	}
-	if err == nil && e.EndsSession(*p.Event) {
+	if err == nil && e.EndsSession(name) {
 		// SessionEnd: answer first, then end the session's background work
 		// and remove its spill folder.
 		return replyThen{v: res, after: func() { s.endSession(e) }}, nil
 	}
 	return res, err
+}
+
+// jsonType names the JSON type of v for an error message.
+func jsonType(v gjson.Result) string {
+	switch {
+	case v.IsObject():
+		return "object"
+	case v.IsArray():
+		return "array"
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return "boolean"
+	case v.Type == gjson.Number:
+		return "number"
+	}
+	return v.Type.String()
 }

@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	methods["hooks/setEnabled"] = method{handle: hooksSetEnabled, inline: true}
+	methods["hooks/setEnabled"] = method{handle: hooksSetEnabled, serial: true}
 }
 
 type hooksSetEnabledParams struct {
@@ -34,7 +34,7 @@ func hooksSetEnabled(ctx context.Context, s *Server, params []byte) (any, error)
 		return nil, invalidParams("invalid params: field \"enabled\" is required (true or false)")
 	}
 	e := s.Engine()
-	if err := e.SetEnabled(*p.Key, *p.Enabled); err != nil {
+	if err := e.SetEnabled(ctx, *p.Key, *p.Enabled); err != nil {
 		return nil, engineError(err)
 	}
 	s.reloadAfterWrite(e)

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	methods["hooks/trust"] = method{handle: hooksTrust, inline: true}
+	methods["hooks/trust"] = method{handle: hooksTrust, serial: true}
 }
 
 type hooksTrustParams struct {
@@ -33,7 +33,7 @@ func hooksTrust(ctx context.Context, s *Server, params []byte) (any, error) {
 		return nil, invalidParams("invalid params: field \"keys\" is required (an array of hook keys)")
 	}
 	e := s.Engine()
-	trusted, err := e.Trust(*p.Keys)
+	trusted, err := e.Trust(ctx, *p.Keys)
 	if err != nil {
 		return nil, engineError(err)
 	}
@@ -43,8 +43,12 @@ func hooksTrust(ctx context.Context, s *Server, params []byte) (any, error) {
 
 // engineError maps an engine error to its JSON-RPC error: a bad argument is
 // -32602 naming the field, anything else (a file that cannot be written) is
-// -32603 with the engine's message.
+// -32603 with the engine's message (config.toml locked by another process
+// for statefile.LockWait among them).
 func engineError(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err // answered as a cancelled request
+	}
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {
 		return invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)

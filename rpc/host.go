@@ -9,19 +9,39 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 )
 
 // Server is the engine's hooks.Host: it calls MCP tools and sends
 // notifications over the session's own connection.
 var _ hooks.Host = (*Server)(nil)
 
-// CallTool sends the host an mcp/callTool request and waits for its answer,
-// for ctx (the hook's timeout) or until the host can no longer answer (stdin
-// closed, session over), whichever comes first. It runs on the goroutine of
-// the hooks/run that needs it, never on the reader, which must stay free to
-// read the answer. When hookd gives up first it sends $/cancelRequest, so the
-// host may stop the tool.
+var _ evaluate.Evaluator = (*Server)(nil)
+
+// CallTool sends the host an mcp/callTool request and waits for its answer
+// (callHost).
 func (s *Server) CallTool(ctx context.Context, call hooks.ToolCall) (json.RawMessage, error) {
+	return s.callHost(ctx, "mcp/callTool", call)
+}
+
+// Evaluate sends the host a model/evaluate request for a prompt or agent
+// hook, when the host said at initialize that it answers them
+// (capabilities.evaluate); otherwise the hook fails with
+// evaluate.ErrNoEvaluator. It implements evaluate.Evaluator.
+func (s *Server) Evaluate(ctx context.Context, req evaluate.Request) (json.RawMessage, error) {
+	if !s.canEvaluate.Load() {
+		return nil, evaluate.ErrNoEvaluator
+	}
+	return s.callHost(ctx, "model/evaluate", req)
+}
+
+// callHost sends the host a request and waits for its answer, for ctx (the
+// hook's timeout) or until the host can no longer answer (stdin closed,
+// session over), whichever comes first. It runs on the goroutine of the
+// hooks/run that needs it, never on the reader, which must stay free to read
+// the answer. When hookd gives up first it sends $/cancelRequest, so the
+// host may stop the work.
+func (s *Server) callHost(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	conn := s.conn.Load()
 	if conn == nil {
 		return nil, errors.New("no connection to the host")
@@ -32,9 +52,9 @@ func (s *Server) CallTool(ctx context.Context, call hooks.ToolCall) (json.RawMes
 	defer stop()
 
 	id := jsonrpc2.ID{Num: s.callSeq.Add(1)}
-	w, err := conn.DispatchCall(wctx, "mcp/callTool", call, jsonrpc2.PickID(id))
+	w, err := conn.DispatchCall(wctx, method, params, jsonrpc2.PickID(id))
 	if err != nil {
-		return nil, fmt.Errorf("send mcp/callTool: %w", err)
+		return nil, fmt.Errorf("send %s: %w", method, err)
 	}
 	var res json.RawMessage
 	err = w.Wait(wctx, &res)
@@ -46,13 +66,13 @@ func (s *Server) CallTool(ctx context.Context, call hooks.ToolCall) (json.RawMes
 		_ = conn.Notify(context.Background(), "$/cancelRequest", map[string]any{"id": id})
 		return nil, ctx.Err()
 	case s.inputClosed.Err() != nil:
-		return nil, errors.New("the host closed hookd's input before answering mcp/callTool")
+		return nil, fmt.Errorf("the host closed hookd's input before answering %s", method)
 	case errors.As(err, &je):
-		return nil, fmt.Errorf("the host answered mcp/callTool with error %d: %s", je.Code, je.Message)
+		return nil, fmt.Errorf("the host answered %s with error %d: %s", method, je.Code, je.Message)
 	case errors.Is(err, jsonrpc2.ErrClosed):
-		return nil, errors.New("the connection to the host closed before it answered mcp/callTool")
+		return nil, fmt.Errorf("the connection to the host closed before it answered %s", method)
 	default:
-		return nil, fmt.Errorf("mcp/callTool: %w", err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 }
 

@@ -218,7 +218,7 @@ func TestHost_AsyncResultIsNotifiedAndTakenOnce(t *testing.T) {
 	if err := h.conn.Call(context.Background(), "hooks/takePending", nil, &taken); err != nil {
 		t.Fatal(err)
 	}
-	if string(taken) != `{"results":[]}` {
+	if string(taken) != `{"results":[],"dropped":0}` {
 		t.Errorf("second takePending %s, want empty", taken)
 	}
 }
@@ -301,7 +301,7 @@ func TestServer_SpillFolderIsRemovedOnEveryEndOfTheSession(t *testing.T) {
 			}
 			if tc.serving {
 				var taken json.RawMessage
-				if err := h.conn.Call(context.Background(), "hooks/takePending", nil, &taken); err != nil || string(taken) != `{"results":[]}` {
+				if err := h.conn.Call(context.Background(), "hooks/takePending", nil, &taken); err != nil || string(taken) != `{"results":[],"dropped":0}` {
 					t.Errorf("after SessionEnd: %s, %v; want a serving server and no results", taken, err)
 				}
 			}

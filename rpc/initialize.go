@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +30,15 @@ type initializeParams struct {
 		Version string `json:"version"`
 	} `json:"clientInfo"`
 	Profile string `json:"profile"`
-	Session struct {
+	// Capabilities are the host's: evaluate says it answers model/evaluate.
+	Capabilities struct {
+		Evaluate bool `json:"evaluate"`
+	} `json:"capabilities"`
+	// OnStdinClose is what a closed stdin does to running requests:
+	// "finish" (the default) lets them finish and answers them, "cancel"
+	// kills their handlers at once (docs/robustness.md).
+	OnStdinClose string `json:"onStdinClose"`
+	Session      struct {
 		ID             string `json:"id"`
 		Cwd            string `json:"cwd"`
 		TranscriptPath string `json:"transcriptPath"`
@@ -47,7 +56,10 @@ type initializeParams struct {
 		BypassTrust *bool           `json:"bypassTrust"`
 		Plugins     []pluginParam   `json:"plugins"`
 		PluginDirs  []string        `json:"pluginDirs"`
-		Managed     struct {
+		// Settings are extra settings files (claude: Claude Code's
+		// --settings FILE), a layer after the project's.
+		Settings []string `json:"settings"`
+		Managed  struct {
 			Requirements string `json:"requirements"`
 		} `json:"managed"`
 		// ConfigProfile and ToolLocations are read by profiles that use
@@ -56,6 +68,10 @@ type initializeParams struct {
 		ToolLocations map[string]string          `json:"toolLocations"`
 		EnvAllowlist  []string                   `json:"envAllowlist"`
 		Features      map[string]json.RawMessage `json:"features"`
+		// Record: append every hooks/run input and result to this file.
+		Record *string `json:"record"`
+		// Watch: reload when the hook sources change, and send hooks/changed.
+		Watch bool `json:"watch"`
 	} `json:"config"`
 }
 
@@ -94,12 +110,24 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	if err := decodeParams(params, &p); err != nil {
 		return nil, err
 	}
+	switch p.OnStdinClose {
+	case "", "finish":
+	case "cancel":
+		s.cancelAtEOF.Store(true)
+	default:
+		return nil, invalidParams("invalid params: field \"onStdinClose\": %q: want \"finish\" or \"cancel\"", p.OnStdinClose)
+	}
 	opts, err := engineOptions(s.opts, &p)
 	if err != nil {
 		return nil, err
 	}
 	opts.Logger = s.log
 	opts.Host = s
+	s.canEvaluate.Store(p.Capabilities.Evaluate)
+	rec, err := s.openRecorder(&p, opts.Profile.Name)
+	if err != nil {
+		return nil, err
+	}
 	e := hooks.New(opts)
 	sum, err := e.LoadChecked()
 	if err != nil {
@@ -109,10 +137,16 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 
 	s.mu.Lock()
 	s.engine = e
+	s.record = rec
 	s.state = stateReady
 	s.mu.Unlock()
 	if p.ProcessID != nil && *p.ProcessID > 0 {
 		go s.watchParent(*p.ProcessID)
+	}
+	if p.Config.Watch {
+		if err := s.watchSources(e); err != nil {
+			s.log.Warn("cannot watch hook sources; hooks/reload still works", "error", err)
+		}
 	}
 	_, warnings := e.List("")
 	// Warnings go out right after the reply, on the reader goroutine (this
@@ -188,6 +222,16 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if err != nil {
 		return hooks.Options{}, err
 	}
+	var settingsFiles []string
+	for i, f := range p.Config.Settings {
+		if strings.TrimSpace(f) == "" {
+			return hooks.Options{}, invalidParams("config.settings[%d]: must be a settings file path, not empty", i)
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(sess.Cwd, f)
+		}
+		settingsFiles = append(settingsFiles, filepath.Clean(f))
+	}
 	return hooks.Options{
 		Profile: prof,
 		Session: sess,
@@ -201,6 +245,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			Plugins:           plugins,
 			PluginDirs:        pluginDirs,
 			Managed:           p.Config.Managed.Requirements,
+			Settings:          settingsFiles,
 			ConfigProfile:     p.Config.ConfigProfile,
 			Features:          features,
 		},
@@ -208,6 +253,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		// Where tools run, for the profile's coverage labels.
 		ToolLocations: p.Config.ToolLocations,
 		EnvAllowlist:  p.Config.EnvAllowlist,
+		MaxRunning:    defaults.MaxRunningHooks,
 	}, nil
 }
 

@@ -7,8 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	json "github.com/goccy/go-json"
 	"github.com/sourcegraph/jsonrpc2"
@@ -20,6 +22,9 @@ import (
 const (
 	CodeServerNotInitialized = -32002
 	CodeRequestCancelled     = -32800
+	// CodeServerBusy refuses a request that would take the bytes held by
+	// requests in flight past Options.MaxInFlightBytes.
+	CodeServerBusy = -32001
 )
 
 // Log message types of window/logMessage.
@@ -35,6 +40,13 @@ const (
 type Options struct {
 	Framing         Framing
 	MaxMessageBytes int64
+	// MaxInFlightBytes caps the params bytes held by requests in flight
+	// together; DefaultMaxInFlightBytes when 0 (or negative). A request
+	// alone is never refused by it, only one that joins others.
+	MaxInFlightBytes int64
+	// MaxRunningHooks caps the command hooks running at once; more wait
+	// their turn. 0: hooks.DefaultMaxRunning.
+	MaxRunningHooks int
 	Profile         string
 	Home            string
 	BypassTrust     bool
@@ -43,7 +55,24 @@ type Options struct {
 	// Stop ends the session like the exit notification when it is done
 	// (hookd serve cancels it on SIGTERM and SIGINT). Nil: never.
 	Stop context.Context
+	// Record names a file every hooks/run input and result is appended to,
+	// one JSON line each (hookd serve --record); initialize's config.record
+	// replaces it. "": none.
+	Record string
+	// WriteTimeout bounds the write of one message to the host: a host that
+	// takes nothing from stdout for that long has stopped reading, and the
+	// session ends as if it had died. 0: no bound (docs/robustness.md).
+	WriteTimeout time.Duration
 }
+
+// DefaultMaxInFlightBytes is Options.MaxInFlightBytes when it is not
+// positive: four messages of the default maximum size.
+const DefaultMaxInFlightBytes = 4 * DefaultMaxMessageBytes
+
+// exitWriteGrace is how long an ending session's last replies may wait for a
+// host to read them before writes are abandoned, so that a host that stopped
+// reading stdout cannot keep hookd alive.
+const exitWriteGrace = 2 * time.Second
 
 // A method is one entry of the dispatch table.
 type method struct {
@@ -52,6 +81,12 @@ type method struct {
 	// inline methods change server state: they run on the reader goroutine, in
 	// wire order. The others run concurrently.
 	inline bool
+	// serial methods change state too but may wait (for another process's
+	// lock on config.toml): they run in wire order with the inline ones, on a
+	// goroutine of their own, so that the reader goes on reading
+	// $/cancelRequest, exit and answers to hookd's calls meanwhile. Requests
+	// read after one start only when it has finished (see Handle).
+	serial bool
 }
 
 // methods is the dispatch table. Each method lives in its own file.
@@ -79,19 +114,34 @@ type Server struct {
 	mu      sync.Mutex
 	state   lifecycle
 	engine  *hooks.Engine
+	record  *recorder
 	cancels map[jsonrpc2.ID]context.CancelFunc
+	// ordered is closed when the last serial method (and any state-changing
+	// request queued behind it) has finished; only the reader replaces it.
+	ordered chan struct{}
 
+	// inflight counts requests not yet answered. exiting is set (under mu)
+	// before exit waits for it, so no request joins after the wait began.
 	inflight sync.WaitGroup
+	exiting  bool
+	// held is the bytes of params held by requests in flight; a request that
+	// would take it past maxHeld is refused with CodeServerBusy.
+	held     int64
+	maxHeld  int64
 	exitOnce sync.Once
 	exitCode int
 	done     chan struct{}
 
 	// conn is the connection, for calls to the host (host.go); inputClosed
 	// ends when stdin does, since no answer can arrive after that.
-	conn        atomic.Pointer[jsonrpc2.Conn]
-	callSeq     atomic.Uint64
+	conn    atomic.Pointer[jsonrpc2.Conn]
+	callSeq atomic.Uint64
+	// canEvaluate is the host's capabilities.evaluate (model/evaluate).
+	canEvaluate atomic.Bool
 	inputClosed context.Context
 	closeInput  context.CancelFunc
+	// cancelAtEOF: initialize said onStdinClose "cancel".
+	cancelAtEOF atomic.Bool
 }
 
 // Serve runs hookd's JSON-RPC server over r and w until exit, stdin EOF, the
@@ -101,7 +151,8 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{})}
+	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{}),
+		ordered: closedChan()}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	s.inputClosed, s.closeInput = context.WithCancel(context.Background())
 	s.stream = NewStream(r, w, closer, StreamOptions{
@@ -111,9 +162,35 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		// Replies to requests still running at EOF are written before the
 		// connection closes: a host may pipe a request file and close stdin.
 		// Calls to the host fail at once: their answers can no longer come.
-		BeforeEOF: func() { s.closeInput(); s.inflight.Wait() },
+		// A host that said onStdinClose "cancel" has them killed instead.
+		BeforeEOF: func() {
+			s.closeInput()
+			if s.cancelAtEOF.Load() {
+				// Each request, not s.base: the connection lives on it, and
+				// the cancelled replies must still go out.
+				s.mu.Lock()
+				for _, cancel := range s.cancels {
+					cancel()
+				}
+				s.mu.Unlock()
+			}
+			s.inflight.Wait()
+		},
+		WriteTimeout: opts.WriteTimeout,
+		OnWriteStuck: func() {
+			s.log.Error("the host has not read stdout for the write timeout: ending the session", "timeout", opts.WriteTimeout)
+			s.exit(1)
+		},
+		DetachParams: true,
 	})
-	conn := jsonrpc2.NewConn(s.base, s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
+	s.maxHeld = opts.MaxInFlightBytes
+	if s.maxHeld <= 0 {
+		s.maxHeld = DefaultMaxInFlightBytes
+	}
+	// The connection's context is not base: cancelling base (exit, a signal,
+	// the host's death) kills the handlers, whose -32800 replies must still
+	// be written. The connection closes only once they are (below).
+	conn := jsonrpc2.NewConn(context.Background(), s.stream, s, jsonrpc2.SetLogger(slogPrintf{s.log}))
 	var stop <-chan struct{}
 	if opts.Stop != nil {
 		stop = opts.Stop.Done()
@@ -128,6 +205,7 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	}
 	// exit may have been called by the reader; wait for its cleanup.
 	<-s.done
+	s.stream.Abandon()
 	conn.Close()
 	return s.exitCode
 }
@@ -146,8 +224,15 @@ func (s *Server) shutdownCode() int {
 func (s *Server) exit(code int) {
 	s.exitOnce.Do(func() {
 		s.exitCode = code
+		s.mu.Lock()
+		s.exiting = true
+		s.mu.Unlock()
 		s.cancelBase()
+		// Replies to the handlers just killed get their chance; a host that
+		// does not read them does not hold the exit up.
+		abandon := time.AfterFunc(exitWriteGrace, s.stream.Abandon)
 		go func() {
+			defer abandon.Stop()
 			s.inflight.Wait()
 			s.mu.Lock()
 			e := s.engine
@@ -165,29 +250,67 @@ func (s *Server) exit(code int) {
 // goroutine, so it never blocks on slow work: only inline methods run here.
 func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	s.conn.CompareAndSwap(nil, conn)
-	if req.Notif {
-		s.handleNotification(req)
-		return
-	}
-	s.inflight.Add(1)
-	m, err := s.route(req)
-	if err != nil {
-		s.reply(conn, req, nil, err)
-		s.inflight.Done()
-		return
-	}
-	// The stream keeps the host's own bytes; the library's req.Params is a
-	// re-encoding (sorted keys, \u0026 for &) that hooks must not see.
+	// The stream keeps the host's own bytes: the library never sees params
+	// (StreamOptions.DetachParams), so it holds no second copy of them, and
+	// hooks never see its re-encoding (sorted keys, \u0026 for &).
 	params := s.stream.Params()
 	if params == nil && req.Params != nil {
 		params = *req.Params
 	}
+	if req.Notif {
+		s.handleNotification(req, params)
+		return
+	}
 	if params == nil || string(params) == "null" {
 		params = []byte("{}")
 	}
-	if m.inline {
-		s.call(s.base, conn, req, m, params)
+	size := int64(len(params))
+	s.mu.Lock()
+	var refuse error
+	switch {
+	case s.exiting:
+		refuse = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled: hookd is exiting"}
+	case s.cancels[req.ID] != nil:
+		// Two requests with one id could not be told apart in the replies,
+		// nor by $/cancelRequest: the second is refused, the first runs on.
+		refuse = &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: a request with id %s is still in flight; ids must be unique among requests in flight", idString(req.ID))}
+	case s.held > 0 && s.held+size > s.maxHeld:
+		refuse = &jsonrpc2.Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: this request's %d bytes of params with the %d bytes held by requests in flight exceed the %d byte cap (--max-inflight-bytes); send it again once replies arrive", size, s.held, s.maxHeld)}
+	default:
+		s.held += size
+		s.inflight.Add(1)
+	}
+	s.mu.Unlock()
+	if refuse != nil {
+		s.reply(conn, req, nil, refuse)
 		return
+	}
+	release := func() {
+		s.mu.Lock()
+		s.held -= size
+		s.mu.Unlock()
+	}
+	m, err := s.route(req)
+	if err != nil {
+		release()
+		s.reply(conn, req, nil, err)
+		s.inflight.Done()
+		return
+	}
+	// While a serial method runs, every later request waits for it, and the
+	// state-changing ones queue up behind it in wire order: the order is
+	// that of the wire, as if the reader had run them, without the reader
+	// waiting.
+	prev := s.ordered
+	busy := !isClosed(prev)
+	if m.inline && !busy {
+		s.call(s.base, conn, req, m, params, release)
+		return
+	}
+	var done chan struct{}
+	if m.inline || m.serial {
+		done = make(chan struct{})
+		s.ordered = done
 	}
 	rctx, cancel := context.WithCancel(s.base)
 	s.mu.Lock()
@@ -195,13 +318,52 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	s.mu.Unlock()
 	go func() {
 		defer func() {
+			cancel()
+			if done != nil {
+				close(done)
+			}
+		}()
+		// Nothing here keeps params once the method is done with them
+		// (hooks/run keeps only its input until the hooks have it).
+		p := params
+		params = nil
+		<-prev
+		// The id is free again before the reply goes out: a host may reuse
+		// it as soon as it has the answer.
+		s.call(rctx, conn, req, m, p, func() {
 			s.mu.Lock()
 			delete(s.cancels, req.ID)
+			s.held -= size
 			s.mu.Unlock()
-			cancel()
-		}()
-		s.call(rctx, conn, req, m, params)
+		})
 	}()
+}
+
+// idString is an id as the host wrote it, for messages.
+func idString(id jsonrpc2.ID) string {
+	if id.IsString && strings.HasPrefix(id.Str, idPrefix) {
+		return id.Str[len(idPrefix):]
+	}
+	b, err := json.Marshal(id)
+	if err != nil {
+		return id.String()
+	}
+	return string(b)
+}
+
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // route checks the lifecycle and finds the method.
@@ -222,8 +384,9 @@ func (s *Server) route(req *jsonrpc2.Request) (method, error) {
 	return m, nil
 }
 
-// call runs one method and replies exactly once, whatever happens in it.
-func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte) {
+// call runs one method and replies exactly once, whatever happens in it;
+// done runs just before the reply is written.
+func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte, done func()) {
 	defer s.inflight.Done()
 	var (
 		result any
@@ -241,6 +404,7 @@ func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	if ctx.Err() != nil && err == nil || errors.Is(err, context.Canceled) {
 		err = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled"}
 	}
+	done()
 	s.reply(conn, req, result, err)
 	if then, ok := result.(replyThen); ok && err == nil {
 		then.after()
@@ -260,12 +424,13 @@ func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, e
 	} else {
 		rerr = conn.Reply(ctx, req.ID, result)
 	}
-	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) {
-		s.log.Error("write reply", "method", req.Method, "err", rerr)
+	// A host that stopped reading was reported once, when it was noticed.
+	if rerr != nil && !errors.Is(rerr, ErrWriteStuck) {
+		s.log.Error("reply lost: cannot write it", "method", req.Method, "id", req.ID.String(), "err", rerr)
 	}
 }
 
-func (s *Server) handleNotification(req *jsonrpc2.Request) {
+func (s *Server) handleNotification(req *jsonrpc2.Request, params []byte) {
 	switch req.Method {
 	case "$/cancelRequest":
 		var p struct {
@@ -273,8 +438,8 @@ func (s *Server) handleNotification(req *jsonrpc2.Request) {
 		}
 		var id jsonrpc2.ID
 		err := errors.New("no params")
-		if req.Params != nil {
-			if err = json.Unmarshal(*req.Params, &p); err == nil {
+		if params != nil {
+			if err = json.Unmarshal(params, &p); err == nil {
 				// The stream may have rewritten the id; DecodeID gives the
 				// key the request was registered under.
 				id, err = DecodeID(p.ID)

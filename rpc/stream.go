@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -102,7 +103,24 @@ type StreamOptions struct {
 	// requests so their replies are written before the connection closes.
 	// May be nil.
 	BeforeEOF func()
+	// DetachParams hands the library requests and notifications without
+	// their params, which Params then returns, sliced from the message as
+	// read: the library would otherwise parse and copy them twice, and a
+	// 60 MB request would be held three times over.
+	DetachParams bool
+	// WriteTimeout bounds the write of one frame: a host that has not taken a
+	// frame within it has stopped reading stdout. The write is abandoned,
+	// every later write fails with ErrWriteStuck, and OnWriteStuck is called.
+	// 0 (or negative): no bound, only Abandon ends a blocked write.
+	WriteTimeout time.Duration
+	// OnWriteStuck is called once, on its own goroutine, when a write times
+	// out (not when it is abandoned). May be nil.
+	OnWriteStuck func()
 }
+
+// ErrWriteStuck is the error of every write after one that timed out or was
+// abandoned: the host stopped reading, and a frame may have been cut.
+var ErrWriteStuck = errors.New("rpc: the host stopped reading stdout; no more messages can be written")
 
 // Stream is a jsonrpc2.ObjectStream over a byte reader and writer, with LSP or
 // NDJSON framing. Unlike the library's codecs it never gives up on a bad
@@ -111,6 +129,7 @@ type StreamOptions struct {
 // input (io.EOF) or a real I/O error ends ReadObject.
 type Stream struct {
 	br     *bufio.Reader
+	src    *pushback // what br reads from: the input, after any bytes put back
 	w      io.Writer
 	closer io.Closer
 	opts   StreamOptions
@@ -135,6 +154,10 @@ type Stream struct {
 
 	writeMu sync.Mutex
 	werr    error
+	// abandon is closed by Abandon: a blocked write returns at once.
+	abandon     chan struct{}
+	abandonOnce sync.Once
+	stuckOnce   sync.Once
 
 	closeOnce sync.Once
 	closeErr  error
@@ -143,13 +166,17 @@ type Stream struct {
 // NewStream returns a Stream that reads messages from r and writes them to w.
 // Close closes closer (typically stdin and stdout) when it is not nil.
 func NewStream(r io.Reader, w io.Writer, closer io.Closer, opts StreamOptions) *Stream {
+	src := &pushback{r: r}
 	s := &Stream{
-		br:     bufio.NewReaderSize(r, maxHeaderLine),
+		src:    src,
+		br:     bufio.NewReaderSize(src, maxHeaderLine),
 		w:      w,
 		closer: closer,
 		opts:   opts,
 		max:    opts.MaxMessageBytes,
 		mode:   opts.Framing,
+
+		abandon: make(chan struct{}),
 	}
 	if s.max <= 0 {
 		s.max = DefaultMaxMessageBytes
@@ -230,11 +257,55 @@ func (s *Stream) writeFrame(body []byte) error {
 		frame = append(frame, "\r\n\r\n"...)
 		frame = append(frame, body...)
 	}
-	if _, err := s.w.Write(frame); err != nil {
+	if err := s.write(frame); err != nil {
 		s.werr = err
 		return err
 	}
 	return nil
+}
+
+// write hands frame to the writer on a goroutine of its own, so that a host
+// that stops reading stdout (a full pipe) can never hold writeMu, and with it
+// every handler and the reader, for ever. A write that times out or is
+// abandoned leaves that goroutine blocked in Write: it owns nothing but the
+// frame, and the process ends soon after, as the session does.
+func (s *Stream) write(frame []byte) error {
+	select {
+	case <-s.abandon:
+		return ErrWriteStuck
+	default:
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.w.Write(frame)
+		done <- err
+	}()
+	var timeout <-chan time.Time
+	if s.opts.WriteTimeout > 0 {
+		t := time.NewTimer(s.opts.WriteTimeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-s.abandon:
+		return ErrWriteStuck
+	case <-timeout:
+		s.stuckOnce.Do(func() {
+			if s.opts.OnWriteStuck != nil {
+				go s.opts.OnWriteStuck()
+			}
+		})
+		return fmt.Errorf("%w (a frame waited %v)", ErrWriteStuck, s.opts.WriteTimeout)
+	}
+}
+
+// Abandon makes a write blocked on a host that does not read return at once,
+// and every later write fail with ErrWriteStuck. The server calls it when a
+// session that is ending has given its last replies their chance.
+func (s *Stream) Abandon() {
+	s.abandonOnce.Do(func() { close(s.abandon) })
 }
 
 // restoreID puts back the host's original id in a message whose top-level id
@@ -319,8 +390,11 @@ func (s *Stream) ReadObject(v any) error {
 // returns, before it reads again, so a handler that calls Params first thing
 // gets its own message's params: hooks then see the host's bytes, not the
 // library's re-encoding with sorted keys and \u0026 for &.
+//
+// The stream forgets them once returned, so that they are freed with the
+// request that took them rather than when the next message arrives.
 func (s *Stream) Params() []byte {
-	if p := s.params.Load(); p != nil && len(*p) > 0 {
+	if p := s.params.Swap(nil); p != nil && len(*p) > 0 {
 		return *p
 	}
 	return nil
@@ -353,9 +427,13 @@ func (s *Stream) deliver(body []byte, v any) (bool, error) {
 	if vd.msg == nil {
 		return false, nil
 	}
-	err := decodeInto(vd.msg, v)
+	msg := vd.msg
+	if s.opts.DetachParams && vd.kind != kindResponse {
+		msg = vd.skeleton
+	}
+	err := decodeInto(msg, v)
 	if err == nil {
-		raw := []byte(gjson.GetBytes(vd.msg, "params").Raw)
+		raw := vd.params
 		s.params.Store(&raw)
 		return true, nil
 	}
@@ -485,15 +563,32 @@ func (s *Stream) nextLine() ([]byte, error) {
 // returns it without its "\n" or "\r\n". A longer line is consumed up to its
 // newline but not kept: tooLong reports it.
 func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
+	// Bytes collect in blocks that double up to maxBlock and are joined
+	// once at the end: appending to one slice would leave every outgrown
+	// copy behind as garbage, several times the line in all.
+	const maxBlock = 4 << 20
+	var blocks [][]byte
+	var cur []byte
+	total := int64(0)
 	for {
 		chunk, err := s.br.ReadSlice('\n')
 		if !tooLong {
 			// +2 leaves room for the "\r\n" that does not count.
-			if int64(len(line))+int64(len(chunk)) > s.max+2 {
-				tooLong, line = true, nil
+			if total+int64(len(chunk)) > s.max+2 {
+				tooLong, blocks, cur = true, nil, nil
 			} else {
-				// Copying chunk by chunk grows the line only as bytes arrive.
-				line = append(line, chunk...)
+				total += int64(len(chunk))
+				for len(chunk) > 0 {
+					if len(cur) == cap(cur) {
+						if cur != nil {
+							blocks = append(blocks, cur)
+						}
+						cur = make([]byte, 0, min(max(2*cap(cur), 4<<10), maxBlock))
+					}
+					n := copy(cur[len(cur):cap(cur)], chunk)
+					cur = cur[:len(cur)+n]
+					chunk = chunk[n:]
+				}
 			}
 		}
 		if err == bufio.ErrBufferFull {
@@ -501,6 +596,14 @@ func (s *Stream) readLine() (line []byte, tooLong bool, err error) {
 		}
 		if tooLong {
 			return nil, true, err
+		}
+		line = cur
+		if len(blocks) > 0 {
+			line = make([]byte, 0, total)
+			for _, b := range blocks {
+				line = append(line, b...)
+			}
+			line = append(line, cur...)
 		}
 		line = trimEOL(line)
 		if int64(len(line)) > s.max {
@@ -556,7 +659,20 @@ func (s *Stream) nextFrame() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return s.readBody(n)
+		body, err := s.readBody(n)
+		if err != nil {
+			// Input ended inside the body: the length lied, or the peer died
+			// mid-message. Frames it swallowed are still read.
+			if swallowedHeader(body) >= 0 {
+				return s.splitSwallowed(body, n), nil
+			}
+			s.logf(1, "LSP framing: input ended %d bytes into a body announced as %d bytes; that message is dropped", len(body), n)
+			return nil, err
+		}
+		if swallowedHeader(body) >= 0 && !json.Valid(body) {
+			return s.splitSwallowed(body, n), nil
+		}
+		return body, nil
 	}
 }
 
@@ -802,10 +918,93 @@ func (s *Stream) readBody(n int64) ([]byte, error) {
 		k, err := s.br.Read(room)
 		body = body[:len(body)+k]
 		if err != nil && int64(len(body)) < n {
-			return nil, err // EOF inside a body is the end of input
+			return body, err // EOF inside a body is the end of input
 		}
 	}
 	return body, nil
+}
+
+// splitSwallowed looks in a body for the start of a frame that the body's
+// Content-Length swallowed: a "Content-Length: N" header line, which raw
+// line breaks keep out of any JSON text. It returns the body up to there,
+// and puts the rest back in front of the input to be read as frames again.
+// A body without such a header is returned whole.
+func (s *Stream) splitSwallowed(body []byte, announced int64) []byte {
+	at := swallowedHeader(body)
+	if at < 0 {
+		return body
+	}
+	s.logf(1, "LSP framing: Content-Length %d ran past its message into the next frame; reading on from the Content-Length header found %d bytes in", announced, at)
+	s.unread(body[at:])
+	return body[:at]
+}
+
+// swallowedHeader returns the offset of the first "Content-Length: N" line
+// (case-insensitive, ending in "\n") inside body, or -1. Offset 0 does not
+// count: that would be a body that is only a header.
+func swallowedHeader(body []byte) int {
+	const token = "content-length:"
+	for i := 1; i+len(token) < len(body); i++ {
+		c := body[i]
+		if c != 'c' && c != 'C' {
+			continue
+		}
+		j := 0
+		for ; j < len(token); j++ {
+			c := body[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != token[j] {
+				break
+			}
+		}
+		if j < len(token) {
+			continue
+		}
+		k := i + len(token)
+		for k < len(body) && (body[k] == ' ' || body[k] == '\t') {
+			k++
+		}
+		digits := k
+		for k < len(body) && '0' <= body[k] && body[k] <= '9' {
+			k++
+		}
+		if k == digits {
+			continue
+		}
+		if k < len(body) && body[k] == '\r' {
+			k++
+		}
+		if k < len(body) && body[k] == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// unread puts p back in front of the input, ahead of what br has buffered.
+func (s *Stream) unread(p []byte) {
+	buffered, _ := s.br.Peek(s.br.Buffered())
+	pre := make([]byte, 0, len(p)+len(buffered)+len(s.src.pre))
+	pre = append(append(append(pre, p...), buffered...), s.src.pre...)
+	s.src.pre = pre
+	s.br.Reset(s.src)
+}
+
+// pushback reads pre, then r.
+type pushback struct {
+	pre []byte
+	r   io.Reader
+}
+
+func (p *pushback) Read(b []byte) (int, error) {
+	if len(p.pre) > 0 {
+		n := copy(b, p.pre)
+		p.pre = p.pre[n:]
+		return n, nil
+	}
+	return p.r.Read(b)
 }
 
 // ---------------------------------------------------------------- validation
@@ -825,6 +1024,10 @@ type verdict struct {
 	id    []byte  // the raw id to echo in an error reply; nil means null
 	reply []byte  // an error reply to write instead of delivering
 	warn  string  // a warning to log
+	// params is the message's params as read (a slice of its body, nil
+	// when absent); skeleton is the request or notification without them.
+	params   []byte
+	skeleton []byte
 }
 
 type idClass int
@@ -934,6 +1137,12 @@ func inspect(body []byte) verdict {
 	if idc == idBad {
 		return verdict{reply: errorReply(nil, jsonrpc2.CodeInvalidRequest, "invalid id: must be a string or an integer")}
 	}
+	if hasID && id.Type == gjson.Null {
+		// JSON-RPC 2.0: a request with an id gets a response, yet a reply
+		// to id null could not be told from a reply to an unparsable
+		// message. Refused, never run.
+		return verdict{reply: errorReply(nil, jsonrpc2.CodeInvalidRequest, "invalid request: id is null; use a string or integer id, or leave id out for a notification")}
+	}
 	if method.Type != gjson.String {
 		return verdict{reply: errorReply(echo, jsonrpc2.CodeInvalidRequest, "method must be a string")}
 	}
@@ -948,10 +1157,36 @@ func inspect(body []byte) verdict {
 		return verdict{reply: errorReply(echo, jsonrpc2.CodeInvalidParams, "params must be an object")}
 	}
 	msg := body
+	wireID := id.Raw
 	if idc == idWrapped {
 		msg = withID(obj, idPrefix+id.Raw)
+		quoted, _ := json.Marshal(idPrefix + id.Raw) // a string always marshals
+		wireID = string(quoted)
 	}
-	return verdict{msg: msg, kind: kind, id: echo}
+	var raw []byte
+	if hasParams {
+		// params.Index is its offset in body, which obj was parsed from in
+		// place: a slice, not a copy.
+		if end := params.Index + len(params.Raw); params.Index > 0 && end <= len(body) && string(body[params.Index:end]) == params.Raw {
+			raw = body[params.Index:end]
+		} else {
+			raw = []byte(params.Raw)
+		}
+	}
+	return verdict{msg: msg, kind: kind, id: echo, params: raw, skeleton: skeleton(wireID, method.Raw)}
+}
+
+// skeleton is a request (or, with id "", a notification) without params.
+func skeleton(id, method string) []byte {
+	b := make([]byte, 0, 40+len(id)+len(method))
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	if id != "" {
+		b = append(b, `,"id":`...)
+		b = append(b, id...)
+	}
+	b = append(b, `,"method":`...)
+	b = append(b, method...)
+	return append(b, '}')
 }
 
 // withID re-encodes obj with its id replaced by the string id, dropping every

@@ -286,8 +286,8 @@ func TestStreamRejectsInvalidMessages(t *testing.T) {
 			wantOut: errReply("null", -32600, "invalid id: must be a string or an integer")},
 		{name: "object id is an invalid request", line: `{"id":{},"method":"a"}`,
 			wantOut: errReply("null", -32600, "invalid id: must be a string or an integer")},
-		{name: "null id is a notification", line: `{"id":null,"method":"a"}`,
-			want: []string{`{"id":null,"method":"a"}`}},
+		{name: "null id is an invalid request, not a silent notification", line: `{"id":null,"method":"a"}`,
+			wantOut: errReply("null", -32600, "invalid request: id is null; use a string or integer id, or leave id out for a notification")},
 		{name: "response with a plain id is delivered", line: `{"jsonrpc":"2.0","id":0,"result":{"ok":true}}`,
 			want: []string{`{"jsonrpc":"2.0","id":0,"result":{"ok":true}}`}},
 		{name: "response with a null id is dropped, not taken for call 0",
@@ -922,4 +922,64 @@ func FuzzStreamRead(f *testing.F) {
 		// The same input through the real library never closes it early.
 		runConn(t, data, StreamOptions{Framing: opts.Framing, MaxMessageBytes: 64})
 	})
+}
+
+// probes is n LSP frames, requests with ids 1..n.
+func probes(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString(lsp(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"probe"}`, i)))
+	}
+	return b.String()
+}
+
+func TestStreamContentLengthLongerThanItsBodyResyncsAtTheNextHeader(t *testing.T) {
+	bad := `{"jsonrpc":"2.0","id":0,"method":"bad"}`
+	for _, tc := range []struct {
+		name    string
+		length  int
+		wantLog string
+	}{
+		// The lie ends inside the following frames: they are read again
+		// from the first header inside the swallowed bytes.
+		{"length ends within later frames", 2000, "ran past its message"},
+		// The lie runs past the end of input: same, and the end is logged.
+		{"length runs past the end of input", 1 << 20, "ran past its message"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs logRecorder
+			input := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", tc.length, bad) + probes(100)
+			s := NewStream(strings.NewReader(input), io.Discard, nil, StreamOptions{Log: logs.log})
+			got, err := readAll(t, s)
+			if err != io.EOF {
+				t.Fatalf("ReadObject error = %v, want io.EOF", err)
+			}
+			answered := 0
+			for _, m := range got {
+				if strings.Contains(m, `"probe"`) {
+					answered++
+				}
+			}
+			if answered != 100 {
+				t.Errorf("%d of 100 probes after a bad frame were read, want 100", answered)
+			}
+			if len(got) == 0 || got[0] != bad {
+				t.Errorf("the message under the lying length: %q, want it delivered", got[:min(1, len(got))])
+			}
+			if !strings.Contains(strings.Join(logs.all(), "\n"), tc.wantLog) {
+				t.Errorf("log = %q, want %q", logs.all(), tc.wantLog)
+			}
+		})
+	}
+}
+
+func TestStreamInputEndingInsideABodyIsLogged(t *testing.T) {
+	var logs logRecorder
+	s := NewStream(strings.NewReader(lsp(msgA)+"Content-Length: 100\r\n\r\n{\"partial\":"), io.Discard, nil, StreamOptions{Log: logs.log})
+	if _, err := readAll(t, s); err != io.EOF {
+		t.Fatalf("ReadObject error = %v, want io.EOF", err)
+	}
+	if !strings.Contains(strings.Join(logs.all(), "\n"), "input ended 11 bytes into a body announced as 100 bytes") {
+		t.Errorf("log = %q, want the truncated body named", logs.all())
+	}
 }

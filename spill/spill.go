@@ -59,61 +59,41 @@ func sessionFolder(session string) string {
 	return "session-" + hex.EncodeToString(sum[:16])
 }
 
-// Remove deletes a session's spill folder and everything in it. A folder that
-// does not exist is not an error.
+// Remove deletes a session's spill folder and everything in it, through a
+// handle of the checked spill root. A folder that does not exist is not an
+// error; a spill root that cannot be trusted is not touched.
 func Remove(session string) error {
-	if err := os.RemoveAll(Dir(session)); err != nil {
+	root, err := openRoot(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("remove spill folder: %w", err)
 	}
+	defer root.Close()
+	if err := root.RemoveAll(sessionFolder(session)); err != nil {
+		return fmt.Errorf("remove spill folder: %w", err)
+	}
+	_ = root.Remove(sessionFolder(session) + ownerSuffix) // stale.go
 	return nil
 }
 
 // Create makes a new, empty spill file <uuid>.txt (mode 0600) in the
 // session's spill folder, creating the folder (mode 0700) when needed. The
-// caller writes and closes it; its Name is the path to report.
+// caller writes and closes it; its Name is the path to report. The file is
+// created through handles of the checked folders (see root.go), so nothing
+// planted in the shared temp dir can redirect it.
 func Create(session string) (*os.File, error) {
-	dir, err := ensureDir(session)
+	dir, err := openSession(session, true)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("create spill file: %w", err)
 	}
-	path := filepath.Join(dir, newUUID()+".txt")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	defer dir.Close()
+	f, err := dir.OpenFile(newUUID()+".txt", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create spill file: %w", err)
 	}
 	return f, nil
-}
-
-// ensureDir creates the session's spill folder, or checks that an existing
-// one is a real folder of this user: the temp dir is shared, and a folder
-// planted by someone else (or a symlink) must never receive hook output.
-func ensureDir(session string) (string, error) {
-	parent := filepath.Join(os.TempDir(), folderName)
-	switch err := os.Mkdir(parent, 0o700); {
-	case err == nil:
-		// Shared like the temp dir itself, so that every user's hookd can
-		// make its own session folders; the sticky bit keeps them apart.
-		_ = os.Chmod(parent, 0o777|os.ModeSticky)
-	case !errors.Is(err, fs.ErrExist):
-		return "", fmt.Errorf("create spill folder: %w", err)
-	}
-	dir := Dir(session)
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", fmt.Errorf("create spill folder: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", fmt.Errorf("create spill folder: %w", err)
-	}
-	if !fi.IsDir() || !ownedByUser(fi) {
-		return "", fmt.Errorf("spill folder %s is not a folder of this user; not writing hook output there", dir)
-	}
-	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", fmt.Errorf("spill folder %s: %w", dir, err)
-		}
-	}
-	return dir, nil
 }
 
 // Text is the result of Limit.
@@ -161,7 +141,7 @@ func write(session, text string) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		_ = os.Remove(f.Name())
+		Discard(session, f)
 		return "", fmt.Errorf("write spill file: %w", err)
 	}
 	return f.Name(), nil

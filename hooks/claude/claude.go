@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/plugins"
 	"github.com/hookd/hookd/spill"
 )
@@ -32,6 +33,7 @@ var Profile = &hooks.Profile{
 	ProjectDir:     ".claude",
 	Events:         claudeEventRules(),
 	CompileMatcher: Matcher,
+	Tools:          claudeTools,
 	Trust:          false,
 	KillGrace:      time.Second,
 	PluginRule:     plugins.ClaudeRule,
@@ -39,9 +41,13 @@ var Profile = &hooks.Profile{
 	Dedupe:         claudeDedupe,
 	AfterCombine:   claudeAfterCombine,
 	EnvFilter:      claudeEnv,
+	HookEnv:        claudeHookEnv,
 	Shell:          claudeShell(),
-	QuietFields:    claudeQuietFields,
-	ReadHandler:    claudeReadHandler,
+	HandlerKinds: map[string]func(*hooks.Engine) hooks.HandlerKind{TypeHTTP: httpKind,
+		evaluate.KindPrompt: evalKind(evaluate.KindPrompt), evaluate.KindAgent: evalKind(evaluate.KindAgent)},
+	HandlerTypes: []string{hooks.TypeCommand, hooks.TypeMCPTool, TypeHTTP, evaluate.KindPrompt, evaluate.KindAgent},
+	QuietFields:  claudeQuietFields,
+	ReadHandler:  claudeReadHandler,
 	// Over 10,000 characters, the model gets the first 2,000 and the path.
 	Spill: spill.CharLimit{Max: 10_000, Head: 2_000},
 }
@@ -76,7 +82,7 @@ func claudeShell() []string {
 // change how a hook runs.
 var claudeQuietFields = map[string]bool{
 	"description": true, "_comment": true, "once": true, "rewakeMessage": true, "rewakeSummary": true,
-	"if": true, "args": true, "shell": true, "asyncRewake": true,
+	"if": true, "args": true, "shell": true, "asyncRewake": true, "onFailure": true,
 }
 
 // claudeEnv is the hooks' base environment: hookd's, without the
@@ -109,6 +115,9 @@ type claudeSettings struct {
 	managedOnly bool
 	// plugins is enabledPlugins: "name@marketplace" → enabled.
 	plugins map[string]bool
+	// httpURLs and httpEnv are allowedHttpHookUrls and
+	// httpHookAllowedEnvVars when the file sets them (http.go).
+	httpURLs, httpEnv []string
 }
 
 // claudeDiscover loads, in order: managed settings (the host's managed file,
@@ -144,17 +153,31 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 			}
 		}
 	}
+	// --settings FILE (initialize config.settings): one more layer, after
+	// the local settings, as Claude Code's flag settings.
+	for _, path := range opts.Settings {
+		if s, ok := d.claudeSettingsFile(p, hooks.AbsClean(path), hooks.LayerCLI); ok {
+			files = append(files, s)
+		} else if _, err := os.Stat(path); err != nil {
+			d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf("cannot read settings %s: %v", path, err)})
+		}
+	}
 	if len(opts.SessionHooks) > 0 {
 		hooks, warns := hooks.ParseHooksValue(p, opts.SessionHooks, hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session")
 		d.Add(hooks, warns)
 	}
 	enabled, forced := claudeEnabledPlugins(files)
+	if home != "" {
+		extra, warns := installedPlugins(home, opts.ProjectRoot, enabled, opts.Plugins)
+		d.Warns = append(d.Warns, warns...)
+		opts.Plugins = append(append([]hooks.PluginConfig(nil), opts.Plugins...), extra...)
+	}
 	d.claudePlugins(p, opts, enabled)
 	for i, h := range d.Hooks {
 		h.Order = i
 	}
 	d.claudeFinish(p, opts, files, forced)
-	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
+	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, Settings: httpSettings(files)}
 }
 
 // discovery is the engine's discovery run with this host's own steps.
@@ -228,8 +251,32 @@ func (d *discovery) claudeSettingsFile(p *hooks.Profile, path, layer string) (cl
 			return true
 		})
 	}
+	s.httpURLs = stringList(w, top, root, "allowedHttpHookUrls", path)
+	s.httpEnv = stringList(w, top, root, "httpHookAllowedEnvVars", path)
 	d.Add(w.Hooks, w.Warns)
 	return s, true
+}
+
+// stringList reads an optional array of strings: nil when absent, an empty
+// (non-nil) slice for [].
+func stringList(w *hooks.Walker, top hooks.Site, root gjson.Result, name, path string) []string {
+	v := root.Get(name)
+	if !v.Exists() || v.Type == gjson.Null {
+		return nil
+	}
+	if !v.IsArray() {
+		w.Warn(top, v.Index, name, "ignoring field %q in %s: expected an array of strings", name, path)
+		return nil
+	}
+	out := []string{}
+	for _, e := range v.Array() {
+		if e.Type != gjson.String {
+			w.Warn(top, v.Index, name, "ignoring field %q in %s: expected an array of strings", name, path)
+			return nil
+		}
+		out = append(out, e.Str)
+	}
+	return out
 }
 
 // claudeEnabledPlugins merges enabledPlugins over the settings files: a
@@ -274,7 +321,7 @@ func (d *discovery) claudePlugins(p *hooks.Profile, opts hooks.DiscoverOptions, 
 			configs = append(configs, hooks.PluginConfig{Name: name, Marketplace: market, Enabled: &off})
 		}
 	}
-	found, warns := plugins.Load(plugins.Options{Plugins: configs, Dirs: opts.PluginDirs, DataHome: opts.DataHome, Rule: p.PluginRule})
+	found, warns := plugins.Load(plugins.Options{Plugins: configs, Dirs: opts.PluginDirs, DataHome: hooks.PluginDataHome(p, opts), Rule: p.PluginRule})
 	for _, w := range warns {
 		d.Warns = append(d.Warns, hooks.Warning{Source: w.Source, Message: w.Message})
 	}
@@ -391,8 +438,13 @@ func claudePluginForced(h *hooks.Hook, forced map[string]bool) bool {
 // command (or MCP tool and input), as written.
 func claudeIdentity(h *hooks.Hook) string {
 	hd := h.Handler
-	if hd.Type == hooks.TypeMCPTool {
+	switch hd.Type {
+	case hooks.TypeMCPTool:
 		return strings.Join([]string{hd.Type, hd.Server, hd.Tool, string(hd.Input)}, "\x00")
+	case hooks.TypeCommand:
+	default:
+		// http, prompt, agent: the handler as written (its url, prompt...).
+		return strings.Join([]string{hd.Type, string(hd.Config)}, "\x00")
 	}
 	return strings.Join([]string{hd.Type, hd.Command, hd.CommandWindows}, "\x00")
 }
@@ -445,10 +497,15 @@ const (
 //     (UserPromptSubmit), a new session start and a tool that ran
 //     (PostToolUse, PostToolUseFailure) start the count again.
 //   - ConfigChange cannot block a change of the managed policy settings.
+//   - SessionStart hands the host what the session's CLAUDE_ENV_FILEs set
+//     (env.go).
 func claudeAfterCombine(st *hooks.State, ev *hooks.EventRules, input []byte, res *hooks.Result) {
 	switch ev.Name {
 	case "UserPromptSubmit", "SessionStart", "PostToolUse", "PostToolUseFailure":
 		st.SetInt(claudeTurnKey, st.Int(claudeTurnKey)+1)
+		if ev.Name == EnvFileEvent {
+			envFileOutput(st, res)
+		}
 	case "Stop", "SubagentStop":
 		claudeStopCapRule(st, ev, input, res)
 	case "ConfigChange":

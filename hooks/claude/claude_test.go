@@ -134,7 +134,9 @@ func TestClaudeDiscover_BrokenSettingsWarnAndLoadTheRest(t *testing.T) {
 	})
 	e, _ := claudeEngine(t, root, nil)
 	list, warns := e.List("")
-	if len(list) != 1 || list[0].Handler.Command != "echo ok" {
+	// The command, http and prompt handlers load (a prompt hook asks the
+	// host's model when it runs).
+	if len(list) != 3 || list[0].Handler.Command != "echo ok" || list[1].Handler.Type != TypeHTTP || list[2].Handler.Type != "prompt" {
 		t.Fatalf("got %+v", list)
 	}
 	var msgs []string
@@ -142,7 +144,7 @@ func TestClaudeDiscover_BrokenSettingsWarnAndLoadTheRest(t *testing.T) {
 		msgs = append(msgs, w.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{"failed to parse hooks config", `ignoring field "hooks"`, `ignoring field "disableAllHooks"`, `unknown type "http"`, "prompt hooks are not supported"} {
+	for _, want := range []string{"failed to parse hooks config", `ignoring field "hooks"`, `ignoring field "disableAllHooks"`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning with %q in\n%s", want, all)
 		}
@@ -479,7 +481,7 @@ func TestClaudeEvents_TheReferenceSet(t *testing.T) {
 	want := "SessionStart Setup UserPromptSubmit UserPromptExpansion PreToolUse PermissionRequest PermissionDenied PostToolUse " +
 		"PostToolUseFailure PostToolBatch Notification MessageDisplay SubagentStart SubagentStop TaskCreated TaskCompleted Stop " +
 		"StopFailure TeammateIdle InstructionsLoaded ConfigChange CwdChanged DirectoryAdded FileChanged WorktreeCreate " +
-		"WorktreeRemove PreCompact PostCompact Elicitation ElicitationResult SessionEnd"
+		"WorktreeRemove PreCompact PostCompact PreModelSwitch PostModelSwitch Elicitation ElicitationResult SessionEnd"
 	if got := strings.Join(Profile.EventNames(), " "); got != want {
 		t.Fatalf("events\n%s\nwant\n%s", got, want)
 	}
@@ -546,7 +548,12 @@ func TestClaudeSpill_ContextOverTenThousandCharacters(t *testing.T) {
 	if len(res.AdditionalContext) != 2 {
 		t.Fatalf("got %+v", res)
 	}
-	big := res.AdditionalContext[0]
+	// Context comes in the order the hooks finished: find each by its hook.
+	byHook := map[string]hooks.ContextEntry{}
+	for _, c := range res.AdditionalContext {
+		byHook[c.Hook[strings.LastIndex(c.Hook, ":")+1:]] = c
+	}
+	big := byHook["0"]
 	if big.Spilled == "" || big.Bytes != 24000 || !strings.HasPrefix(big.Text, strings.Repeat("é", 2000)+"\n\n…10000 more characters truncated (12000 characters, 1 lines in all)…") ||
 		!strings.HasSuffix(big.Text, "Full hook output saved to: "+big.Spilled) {
 		t.Fatalf("12,000 é (24,000 bytes) not spilled as a 2,000-character preview: %+v", big)
@@ -554,7 +561,7 @@ func TestClaudeSpill_ContextOverTenThousandCharacters(t *testing.T) {
 	if data, err := os.ReadFile(big.Spilled); err != nil || len(data) != 24000 {
 		t.Fatalf("spill file: %d bytes, %v", len(data), err)
 	}
-	if ten := res.AdditionalContext[1]; ten.Spilled != "" || len(ten.Text) != 10000 {
+	if ten := byHook["1"]; ten.Spilled != "" || len(ten.Text) != 10000 {
 		t.Fatalf("exactly 10,000 characters must stay whole: spilled %q", ten.Spilled)
 	}
 	if msg := res.SystemMessages[0].Text; !strings.Contains(msg, "Full hook output saved to: ") || len(msg) > 3000 {
@@ -566,7 +573,7 @@ func TestClaudeHookState_EnabledSwitchIsHonoured(t *testing.T) {
 	root := claudeFiles(t, map[string]string{"home/settings.json": settings("Stop", cmdGroup("", "echo x"))})
 	e, _ := claudeEngine(t, root, nil)
 	key := filepath.Join(root, "home", "settings.json") + ":stop:0:0"
-	if err := e.SetEnabled(key, false); err != nil {
+	if err := e.SetEnabled(context.Background(), key, false); err != nil {
 		t.Fatal(err)
 	}
 	e.Load()
@@ -574,7 +581,7 @@ func TestClaudeHookState_EnabledSwitchIsHonoured(t *testing.T) {
 	if len(res.Hooks) != 0 || len(res.Skipped) != 1 || res.Skipped[0].Reason != "disabled" {
 		t.Fatalf("got %+v", res)
 	}
-	if _, err := e.Trust([]string{key}); err == nil {
+	if _, err := e.Trust(context.Background(), []string{key}); err == nil {
 		t.Fatal("the claude profile has no review, Trust must refuse")
 	}
 	// A process-only override enables it again.

@@ -6,7 +6,8 @@ import (
 	"github.com/hookd/hookd/hooks"
 )
 
-// Claude Code's 31 events (reference/claude-hooks.md A.2, v2.1.240), one row
+// Claude Code's 33 events (reference/claude-hooks.md A.2, v2.1.240, and the
+// two model-switch events of 2.1.328), one row
 // each: what the matcher looks at, the input fields, what exit code 2 and
 // decision:"block" do, whether plain stdout and additionalContext become
 // context, which hookSpecificOutput fields are handed to the host in
@@ -128,6 +129,11 @@ var claudeEvents = []claudeEvent{
 	{name: "WorktreeRemove", label: "worktree_remove", fields: []string{"worktree_path"}},
 	{name: "PreCompact", label: "pre_compact", match: "trigger", fields: []string{"trigger", "custom_instructions"}, block: blockDecision},
 	{name: "PostCompact", label: "post_compact", match: "trigger", fields: []string{"trigger", "compact_summary"}},
+	// A model switch: matched on to_model; PreModelSwitch decides like
+	// PreToolUse (deny cancels the switch), PostModelSwitch adds context for
+	// the new model's next request (Claude Code 2.1.328's hook schema).
+	{name: "PreModelSwitch", label: "pre_model_switch", match: "to_model", fields: modelSwitchFields, block: blockPermission},
+	{name: "PostModelSwitch", label: "post_model_switch", match: "to_model", fields: modelSwitchFields, context: true},
 	{name: "Elicitation", label: "elicitation", match: "mcp_server_name", mode: true,
 		fields: []string{"mcp_server_name", "message", "mode", "url", "elicitation_id", "requested_schema"}, block: blockDecision,
 		pass: map[string]claudeField{"action": fieldAction, "content": fieldObject}},
@@ -136,6 +142,11 @@ var claudeEvents = []claudeEvent{
 		pass: map[string]claudeField{"action": fieldAction, "content": fieldObject}},
 	{name: "SessionEnd", label: "session_end", match: "reason", fields: []string{"reason"}},
 }
+
+// modelSwitchFields are the input fields of PreModelSwitch and
+// PostModelSwitch.
+var modelSwitchFields = []string{"from_model", "to_model", "requested_model", "source", "context_tokens",
+	"prompt_cache_warm", "cache_ttl", "estimated_cache_write_usd", "pricing"}
 
 // claudeSessionEndBudget is what all SessionEnd hooks share, unless settings
 // raise it (claudeSessionEndBudgetFor).

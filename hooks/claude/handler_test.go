@@ -33,8 +33,12 @@ func TestClaudeIf_Rules(t *testing.T) {
 		{"Bash(rm *)", bash("ls && rm -rf build"), true},
 		{"Bash(rm *)", bash("cd x; FOO=1 BAR=2 rm -rf build"), true},
 		{"Bash(rm *)", bash("ls | grep rm"), false},
-		{"Bash(rm *)", bash("echo 'rm -rf /'"), true}, // quotes: not split, fails open
-		{"Bash(rm *)", bash("ls $(rm x)"), true},      // substitution: fails open
+		{"Bash(rm *)", bash("echo 'rm -rf /'"), false},   // quoted text is an argument, not a command
+		{"Bash(rm *)", bash(`echo "hello"`), false},      // was: any quote matched every rule
+		{"Bash(echo hello)", bash(`echo "hello"`), true}, // quotes removed before matching
+		{`Bash(echo "hello")`, bash(`echo "hello"`), false},
+		{"Bash(rm *)", bash("ls $(rm x)"), true},     // the substitution's command is checked
+		{"Bash(rm *)", bash(`echo "unclosed`), true}, // unparsable: fails open
 		{"Edit(*.ts)", edit("/repo/src/a.ts"), true},
 		{"Edit(*.ts)", edit("/repo/src/a.tsx"), false},
 		{"Edit(.env*)", edit("/repo/.env.local"), true},
@@ -42,7 +46,7 @@ func TestClaudeIf_Rules(t *testing.T) {
 		{"Edit(src/*.go)", edit("/repo/src/a/b.go"), false},
 		{"Edit(/repo/docs/*)", edit("/repo/docs/x.md"), true},
 		{"Write(*.md)", edit("/x.md"), false},
-		{"Edit(*.md)", `{"tool_name": "Write", "tool_input": {"file_path": "/x.md"}}`, true},
+		{"Edit(*.md)", `{"tool_name": "Write", "tool_input": {"file_path": "/x.md"}}`, false}, // Edit rules do not cover Write
 		{"Edit(*.md)", `{"tool_name": "NotebookEdit", "tool_input": {"notebook_path": "/x.ipynb"}}`, false},
 		{"Read(secrets/**)", `{"tool_name": "Grep", "tool_input": {"pattern": "k", "path": "/r/secrets/a/b"}}`, true},
 		{"Read", `{"tool_name": "Edit"}`, false},
@@ -53,16 +57,17 @@ func TestClaudeIf_Rules(t *testing.T) {
 		{"WebFetch(domain:example.com)", `{"tool_name": "WebFetch", "tool_input": {"url": "https://example.org/"}}`, false},
 		{"Grep(TODO)", `{"tool_name": "Grep", "tool_input": {"pattern": "x"}}`, true}, // unknown specifier: fails open
 	} {
-		r, err := parseClaudeIf(gjson.Parse(gjsonQuote(tc.rule)))
+		r, err := parseIf(gjson.Parse(gjsonQuote(tc.rule)))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.rule, err)
 		}
-		if got := r.match([]byte(tc.input)); got != tc.want {
+		in := gjson.Parse(tc.input)
+		if got := r.Match(in.Get("tool_name").Str, []byte(in.Get("tool_input").Raw)); got != tc.want {
 			t.Errorf("%s on %s: %v, want %v", tc.rule, tc.input, got, tc.want)
 		}
 	}
 	for _, bad := range []string{"", "Bash(git", "(x)", "Ba sh"} {
-		if _, err := parseClaudeIf(gjson.Parse(gjsonQuote(bad))); err == nil {
+		if _, err := parseIf(gjson.Parse(gjsonQuote(bad))); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
 	}
@@ -95,7 +100,7 @@ func TestClaudeHandler_IfNarrowsAToolHook(t *testing.T) {
 func TestClaudeHandler_ExecFormShellAndAsyncRewake(t *testing.T) {
 	root := claudeFiles(t, map[string]string{"home/settings.json": `{"hooks": {
 		"UserPromptSubmit": [{"hooks": [
-			{"type": "command", "command": "printf", "args": ["%s|%s", "a  b", "$HOME 'q'"]},
+			{"type": "command", "command": "printf", "args": ["%s|%s|%s", "a  b", "$HOME 'q'", "dir=${CLAUDE_PROJECT_DIR}/x"]},
 			{"type": "command", "command": "echo $0", "shell": "bash"},
 			{"type": "command", "command": "echo x", "shell": "fish"},
 			{"type": "command", "command": "printf", "args": "not an array"},
@@ -106,13 +111,13 @@ func TestClaudeHandler_ExecFormShellAndAsyncRewake(t *testing.T) {
 	if len(list) != 5 {
 		t.Fatalf("hooks %+v", list)
 	}
-	if got := list[0].Handler.Command; got != `'printf' '%s|%s' 'a  b' '$HOME '\''q'\'''` {
+	if got := list[0].Handler.Command; got != `'printf' '%s|%s|%s' 'a  b' '$HOME '\''q'\''' 'dir='"$CLAUDE_PROJECT_DIR"'/x'` {
 		t.Errorf("exec form command %s", got)
 	}
 	if got := list[1].Handler.Command; got != `bash -c 'echo $0'` {
 		t.Errorf("bash shell command %s", got)
 	}
-	if !list[3].Handler.Async || list[4].Handler.Async {
+	if !list[3].Handler.Async || !list[3].Handler.Rewake || list[4].Handler.Async {
 		t.Errorf("asyncRewake: %+v / SessionEnd %+v", list[3].Handler, list[4].Handler)
 	}
 	var msgs []string
@@ -120,14 +125,22 @@ func TestClaudeHandler_ExecFormShellAndAsyncRewake(t *testing.T) {
 		msgs = append(msgs, w.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, want := range []string{`ignoring "shell" "fish"`, `"args" must be an array of strings`, `"asyncRewake" hook runs in the background`, "running asyncRewake SessionEnd hook synchronously"} {
+	for _, want := range []string{`ignoring "shell" "fish"`, `"args" must be an array of strings`, "running asyncRewake SessionEnd hook synchronously"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no warning %q in\n%s", want, all)
 		}
 	}
 	res := claudeRun(t, e, "UserPromptSubmit", `{"prompt": "p"}`)
-	if res.AdditionalContext[0].Text != `a  b|$HOME 'q'` {
-		t.Fatalf("exec form output %q", res.AdditionalContext[0].Text)
+	// Context comes in the order the hooks finished: the exec-form hook's
+	// is the one from handler 0.
+	var exec string
+	for _, c := range res.AdditionalContext {
+		if strings.HasSuffix(c.Hook, ":0:0") {
+			exec = c.Text
+		}
+	}
+	if want := `a  b|$HOME 'q'|dir=` + filepath.Join(root, "project") + `/x`; exec != want {
+		t.Fatalf("exec form output %q", exec)
 	}
 	if res.Hooks[3].Status != hooks.StatusStarted {
 		t.Fatalf("asyncRewake hook not started in the background: %+v", res.Hooks[3])

@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
 )
 
 // Reading a Claude Code hook's result (reference/claude-hooks.md A.6,
@@ -378,10 +379,11 @@ func (ce *claudeEvent) apply(o *hooks.Outcome, r *claudeReply) {
 	}
 }
 
-// blockWith records a block with its reason (a default when empty).
+// blockWith records a block with its reason, "Blocked by hook" when empty
+// (Claude Code's words, on every event).
 func (ce *claudeEvent) blockWith(o *hooks.Outcome, reason string) {
 	if reason == "" {
-		reason = fmt.Sprintf("Blocked by %s hook", ce.name)
+		reason = "Blocked by hook"
 	}
 	o.Status, o.Block, o.Reason = hooks.StatusBlocked, true, reason
 	switch ce.block {
@@ -431,10 +433,21 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 	var reasons []string
 	for i := range outs {
 		o := &outs[i]
-		hooks.AddMessages(res, o)
+		ce.onFailureBlock(o)
 		if o.Block && o.Reason != "" {
 			reasons = append(reasons, o.Reason)
 		}
+	}
+	// Claude Code hands the model context (and the user messages) in the
+	// order the hooks finished, not the order they are configured in
+	// (measured on 2.1.328); block reasons keep configuration order.
+	byFinish := make([]*hooks.Outcome, len(outs))
+	for i := range outs {
+		byFinish[i] = &outs[i]
+	}
+	slices.SortStableFunc(byFinish, func(a, b *hooks.Outcome) int { return a.Finished - b.Finished })
+	for _, o := range byFinish {
+		hooks.AddMessages(res, o)
 	}
 	joined := strings.Join(reasons, "\n\n")
 	blocked := len(reasons) > 0
@@ -460,9 +473,24 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 	res.Output = mergeClaudeOutput(res.Output, outs)
 	if reason, stopped := hooks.FirstStopReason(outs); stopped {
 		res.Continue, res.StopReason = false, reason
-		res.Decision, res.Reason, res.Feedback, res.Continuation = hooks.DecisionNone, "", "", ""
-		res.UpdatedInput, res.Permission = nil, nil
+		// A prompt or agent hook's ok:false on PreToolUse both denies the
+		// tool and ends the turn (evaluate.go): the deny stays.
+		if !judgeEndsTurn(outs) {
+			res.Decision, res.Reason, res.Feedback, res.Continuation = hooks.DecisionNone, "", "", ""
+			res.UpdatedInput, res.Permission = nil, nil
+		}
 	}
+}
+
+// judgeEndsTurn reports whether a prompt or agent hook blocked and stopped.
+func judgeEndsTurn(outs []hooks.Outcome) bool {
+	for i := range outs {
+		o := &outs[i]
+		if o.Stop && o.Block && o.Hook != nil && (o.Hook.Handler.Type == evaluate.KindPrompt || o.Hook.Handler.Type == evaluate.KindAgent) {
+			return true
+		}
+	}
+	return false
 }
 
 // combineClaudePermission is PreToolUse: the highest decision wins (deny >
@@ -565,4 +593,27 @@ func mergeClaudeOutput(out map[string]json.RawMessage, outs []hooks.Outcome) map
 		out = withOutput(out, "watchPaths", b)
 	}
 	return out
+}
+
+// onFailureBlock turns the failure of a handler with onFailure: "block"
+// (could not start, timed out, exited other than 0 or 2, printed invalid
+// JSON) into a block, on events that can block, worded as Claude Code
+// 2.1.328 words it.
+func (ce *claudeEvent) onFailureBlock(o *hooks.Outcome) {
+	if o.Hook == nil || !o.Hook.Handler.FailClosed || o.Block || ce.block == blockNever || ce.block == blockApproval {
+		return
+	}
+	if o.Status != hooks.StatusFailed && o.Status != hooks.StatusTimedOut {
+		return
+	}
+	what := o.Hook.Handler.Command
+	if what == "" {
+		what = gjson.GetBytes(o.Hook.Handler.Config, "url").Str
+	}
+	stderr := strings.TrimSpace(o.Raw.Stderr)
+	if stderr == "" {
+		stderr = "No stderr output"
+	}
+	reason := fmt.Sprintf("[%s]: %s; blocking because onFailure is \"block\"\n%s", what, o.Error, stderr)
+	ce.blockWith(o, reason)
 }

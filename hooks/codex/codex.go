@@ -1,9 +1,12 @@
 package codex
 
 import (
+	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/proc"
 	"github.com/hookd/hookd/plugins"
 )
 
@@ -25,8 +28,12 @@ var Profile = &hooks.Profile{
 	CompileMatcher: hooks.CodexMatcher,
 	ToolNames:      codexToolNames,
 	CanonicalTool:  codexCanonicalTool,
+	Tools:          codexTools,
 	Trust:          true,
 	KillGrace:      time.Second,
+	Shell:          codexShell(),
+	HookRunID:      codexHookRunID,
+	Discover:       discover,
 	PluginRule:     plugins.CodexRule,
 	Events: []*hooks.EventRules{
 		{Name: "PreToolUse", Label: "pre_tool_use", MatchField: "tool_name", ToolEvent: true,
@@ -71,46 +78,51 @@ var Profile = &hooks.Profile{
 	},
 }
 
-func init() { hooks.Register(Profile) }
-
-// Codex tool alias groups: the first name is what the hook input reports, the
-// rest also match. Shell tools report "Bash" (what Codex sends); apply_patch is
-// matched by Claude Code's Edit and Write; spawn_agent by Agent.
-var codexToolGroups = [][]string{
-	{"Bash", "shell_command", "exec_command", "write_stdin", "shell"},
-	{"apply_patch", "Edit", "Write"},
-	{"spawn_agent", "Agent"},
+// codexHookRunID is Codex's id of a handler's run, "<event_label>:<n>:<source
+// path>" with n the handler's place among the event's handlers in display
+// order across all sources (measured on Codex 0.169: two Stop handlers of
+// hooks.json after a silent one are stop:1 and stop:2, a third in
+// config.toml stop:3). Codex wraps each Stop continuation fragment as
+// <hook_prompt hook_run_id="...">; hosts find the ids in hooks[].runId and
+// continuationParts[].runId.
+func codexHookRunID(ev *hooks.EventRules, n int, h *hooks.Hook) string {
+	return ev.Label + ":" + strconv.Itoa(n) + ":" + h.Source.Path
 }
 
-func codexToolGroup(name string) []string {
-	for _, g := range codexToolGroups {
-		for _, n := range g {
-			if n == name {
-				return g
-			}
-		}
+// codexShell is how Codex runs a hook command: "$SHELL -c", not a login
+// shell (measured on Codex 0.169; a login shell costs every hook the user's
+// profile, 100-500 ms with nvm or conda). Windows keeps %COMSPEC% /C.
+func codexShell() []string {
+	if runtime.GOOS == "windows" {
+		return nil
 	}
-	return nil
+	return []string{proc.EnvShell, "-c"}
+}
+
+func init() { hooks.Register(Profile) }
+
+// codexShellTools are the names a host may give a shell call; hooks see
+// them all as "Bash" (reference/codex-hooks.md 1.2).
+var codexShellTools = map[string]bool{"shell_command": true, "exec_command": true, "write_stdin": true, "shell": true}
+
+// codexAliases are the extra names a matcher may use for a tool, one way:
+// Codex matches the name it reports and then these (apply_patch by Edit and
+// Write, spawn_agent by Agent). A matcher naming exec_command,
+// shell_command or shell never fires for a shell call (measured on Codex
+// 0.169); Mind keeps its document's two-way aliases in its own package.
+var codexAliases = map[string][]string{
+	"apply_patch": {"Edit", "Write"},
+	"spawn_agent": {"Agent"},
 }
 
 func codexToolNames(name string) []string {
-	g := codexToolGroup(name)
-	if g == nil {
-		return []string{name}
-	}
-	// The name the host sent first, then the rest of its group.
-	names := []string{name}
-	for _, n := range g {
-		if n != name {
-			names = append(names, n)
-		}
-	}
-	return names
+	name = codexCanonicalTool(name)
+	return append([]string{name}, codexAliases[name]...)
 }
 
 func codexCanonicalTool(name string) string {
-	if g := codexToolGroup(name); g != nil && (g[0] == "Bash" || name == g[0]) {
-		return g[0]
+	if codexShellTools[name] {
+		return "Bash"
 	}
 	return name
 }

@@ -5,16 +5,23 @@ import (
 	"testing"
 )
 
-func TestCodexToolNames_AliasGroups(t *testing.T) {
+// Codex matches the name it reports, then one-way aliases: a shell call is
+// "Bash" and nothing else; apply_patch is also Edit and Write (measured on
+// Codex 0.169).
+func TestCodexToolNames_ReportedNameThenOneWayAliases(t *testing.T) {
 	tests := []struct {
 		tool      string
 		names     []string
 		canonical string
 	}{
-		{"Bash", []string{"Bash", "shell_command", "exec_command", "write_stdin", "shell"}, "Bash"},
-		{"exec_command", []string{"exec_command", "Bash", "shell_command", "write_stdin", "shell"}, "Bash"},
+		{"Bash", []string{"Bash"}, "Bash"},
+		{"exec_command", []string{"Bash"}, "Bash"},
+		{"shell_command", []string{"Bash"}, "Bash"},
+		{"write_stdin", []string{"Bash"}, "Bash"},
+		{"shell", []string{"Bash"}, "Bash"},
 		{"apply_patch", []string{"apply_patch", "Edit", "Write"}, "apply_patch"},
-		{"Write", []string{"Write", "apply_patch", "Edit"}, "Write"},
+		{"Write", []string{"Write"}, "Write"},
+		{"Agent", []string{"Agent"}, "Agent"},
 		{"spawn_agent", []string{"spawn_agent", "Agent"}, "spawn_agent"},
 		{"mcp__fs__read", []string{"mcp__fs__read"}, "mcp__fs__read"},
 	}

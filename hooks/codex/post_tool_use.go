@@ -43,12 +43,33 @@ var postToolUseRules = outputRules{
 	invalidJSON:  "hook returned invalid post-tool-use JSON output",
 	exit2:        feedbackBlock,
 	exit2Missing: "PostToolUse hook exited with code 2 but did not write feedback to stderr",
-	json:         readPostToolUse,
+	json: func(o *hooks.Outcome, data []byte, async bool) bool {
+		return readPostToolUse(o, data, async, false)
+	},
 }
 
 // parsePostToolUse is the PostToolUse Parse rule.
 func parsePostToolUse(raw hooks.RawResult, async bool) hooks.Outcome {
 	return postToolUseRules.readOutput(raw, async)
+}
+
+// StoppingPostToolUse returns PostToolUse Parse and Combine rules in which
+// continue:false also stops the turn: spec 000's reading ("marks the hook
+// stopped"), which Mind follows. Codex's own rules let the turn go on.
+func StoppingPostToolUse() (parse func(hooks.RawResult, bool) hooks.Outcome, combine func(*hooks.Result, []hooks.Outcome)) {
+	rules := postToolUseRules
+	rules.json = func(o *hooks.Outcome, data []byte, async bool) bool {
+		return readPostToolUse(o, data, async, true)
+	}
+	parse = func(raw hooks.RawResult, async bool) hooks.Outcome { return rules.readOutput(raw, async) }
+	combine = func(res *hooks.Result, outs []hooks.Outcome) {
+		combinePostToolUse(res, outs)
+		if reason, stopped := hooks.FirstStopReason(outs); stopped {
+			res.Continue = false
+			res.StopReason = reason
+		}
+	}
+	return parse, combine
 }
 
 // feedbackBlock records a block whose reason replaces the tool result.
@@ -57,7 +78,7 @@ func feedbackBlock(o *hooks.Outcome, reason string) {
 	o.Feedback = reason
 }
 
-func readPostToolUse(o *hooks.Outcome, data []byte, async bool) bool {
+func readPostToolUse(o *hooks.Outcome, data []byte, async, stops bool) bool {
 	w, ok := decodeOutput[postToolUseWire](data)
 	if !ok {
 		return false
@@ -70,19 +91,26 @@ func readPostToolUse(o *hooks.Outcome, data []byte, async bool) bool {
 	}
 	switch {
 	case !u.cont:
-		// Codex honours a stop even when the rest of the output breaks a
-		// rule: the hook clearly asked to stop the normal handling.
-		o.Stop = true
+		// continue:false replaces the tool result like a block, and the turn
+		// goes on from that feedback: Codex asks the model again (measured
+		// on Codex 0.169; spec 003 says the same). It is honoured even when
+		// the rest of the output breaks a rule: the hook clearly asked that
+		// the model not see the result.
 		text := hooks.NonBlank(u.stopReason)
 		if text == "" {
 			text = postToolUseStopped
-		} else {
-			o.StopReason = *u.stopReason
 		}
 		if reason := hooks.NonBlank(w.Reason); reason != "" {
 			text = reason
 		}
-		o.Feedback = text
+		if !stops {
+			feedbackBlock(o, text)
+			break
+		}
+		o.Stop, o.Feedback = true, text
+		if u.stopReason != nil && hooks.NonBlank(u.stopReason) != "" {
+			o.StopReason = *u.stopReason
+		}
 	case invalid != "":
 		o.Fail(invalid)
 	case w.Decision != nil:
@@ -109,8 +137,8 @@ func postToolUseInvalid(w *postToolUseWire, u universal) string {
 
 // combinePostToolUse is the PostToolUse Combine rule: any block blocks the
 // result; every feedback text (block reasons, exit-2 stderr, stop texts) is
-// kept, in configuration order, joined by a blank line; any continue:false
-// stops with the first stopReason.
+// kept, in configuration order, joined by a blank line. continue:false is a
+// block too: the turn goes on from the feedback, so the result never stops.
 func combinePostToolUse(res *hooks.Result, outs []hooks.Outcome) {
 	var feedback []string
 	for i := range outs {
@@ -124,8 +152,4 @@ func combinePostToolUse(res *hooks.Result, outs []hooks.Outcome) {
 		}
 	}
 	res.Feedback = strings.Join(feedback, "\n\n")
-	if reason, stopped := hooks.FirstStopReason(outs); stopped {
-		res.Continue = false
-		res.StopReason = reason
-	}
 }

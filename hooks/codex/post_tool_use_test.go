@@ -56,16 +56,19 @@ func TestPostToolUse_ParseRules(t *testing.T) {
 			status: hooks.StatusFailed, err: "PostToolUse hook exited with code 2 but did not write feedback to stderr"},
 		{name: "continue false feedback is the reason",
 			raw:    exitRaw(0, `{"continue":false,"stopReason":"halt after bash output","reason":"post-tool hook says stop"}`, ""),
-			status: hooks.StatusSucceeded, stop: true, stopReason: "halt after bash output", feedback: "post-tool hook says stop"},
+			status: hooks.StatusBlocked, block: true, feedback: "post-tool hook says stop"},
 		{name: "continue false feedback falls back to stopReason",
 			raw:    exitRaw(0, `{"continue":false,"stopReason":"halt after bash output"}`, ""),
-			status: hooks.StatusSucceeded, stop: true, stopReason: "halt after bash output", feedback: "halt after bash output"},
+			status: hooks.StatusBlocked, block: true, feedback: "halt after bash output"},
 		{name: "continue false feedback falls back to a fixed text",
 			raw:    exitRaw(0, `{"continue":false}`, ""),
-			status: hooks.StatusSucceeded, stop: true, feedback: "PostToolUse hook stopped execution"},
-		{name: "continue false is a stop, not a block",
+			status: hooks.StatusBlocked, block: true, feedback: "PostToolUse hook stopped execution"},
+		{name: "continue false with decision block is one block with the reason",
 			raw:    exitRaw(0, `{"continue":false,"decision":"block","reason":"r"}`, ""),
-			status: hooks.StatusSucceeded, stop: true, feedback: "r"},
+			status: hooks.StatusBlocked, block: true, feedback: "r"},
+		{name: "continue false wins over an output that breaks a rule",
+			raw:    exitRaw(0, `{"continue":false,"stopReason":"halt","suppressOutput":true}`, ""),
+			status: hooks.StatusBlocked, block: true, feedback: "halt"},
 		{name: "plain text is ignored",
 			raw:    exitRaw(0, "looks fine\n", ""),
 			status: hooks.StatusSucceeded},
@@ -98,19 +101,21 @@ func TestPostToolUse_FeedbackJoinsInConfigOrder(t *testing.T) {
 	if res.Decision != hooks.DecisionBlock || res.Feedback != "first\n\nsecond\n\nhalt" {
 		t.Errorf("decision, feedback = %q, %q; want block, first..second..halt", res.Decision, res.Feedback)
 	}
-	if res.Continue || res.StopReason != "halt" {
-		t.Errorf("continue, stopReason = %v, %q; want false, halt", res.Continue, res.StopReason)
+	if !res.Continue || res.StopReason != "" {
+		t.Errorf("continue, stopReason = %v, %q; want the turn to go on", res.Continue, res.StopReason)
 	}
 	if want := []string{"h0: ctx"}; !reflect.DeepEqual(contexts(res), want) {
 		t.Errorf("contexts = %q; want %q", contexts(res), want)
 	}
 }
 
-func TestPostToolUse_ContinueFalseStopsWithoutBlocking(t *testing.T) {
+// Codex 0.169 replaces the tool output with the feedback and asks the model
+// again: continue:false on PostToolUse never ends the turn.
+func TestPostToolUse_ContinueFalseReplacesTheOutputAndTheTurnGoesOn(t *testing.T) {
 	res := combineAs(t, "PostToolUse",
 		parseAs(t, "PostToolUse", exitRaw(0, `{"continue":false,"stopReason":"halt after bash output","reason":"post-tool hook says stop"}`, ""), false))
-	if res.Decision != hooks.DecisionNone || res.Continue || res.StopReason != "halt after bash output" || res.Feedback != "post-tool hook says stop" {
-		t.Errorf("result = %+v; want a stop with the reason as feedback", res)
+	if res.Decision != hooks.DecisionBlock || !res.Continue || res.StopReason != "" || res.Feedback != "post-tool hook says stop" {
+		t.Errorf("result = %+v; want a block with the reason as feedback, and the turn going on", res)
 	}
 }
 

@@ -80,7 +80,7 @@ func (d *discovery) configProfile(p *hooks.Profile, home, name string) {
 		return
 	}
 	path := filepath.Join(home, hooks.ConfigTOMLName)
-	data, err := os.ReadFile(path)
+	data, err := hooks.ReadConfigFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf(

@@ -24,6 +24,8 @@ import (
 //     SkipToolNotSucceeded. The field never reaches the hooks.
 //   - additionalContextLimit is accepted on Stop and SubagentStop, where it
 //     limits the handler's continuation prompt fragment before spilling.
+//   - PostToolUse continue:false marks the turn stopped as well as replacing
+//     the tool result (spec 000); Codex 0.169 lets the turn go on.
 
 // SkipToolNotSucceeded is the skip reason of PostToolUse hooks when the
 // tool did not succeed (Mind).
@@ -40,6 +42,7 @@ func mindEvents() []*hooks.EventRules {
 		switch c.Name {
 		case "PostToolUse":
 			c.Precondition = mindToolSucceeded
+			c.Parse, c.Combine = codex.StoppingPostToolUse()
 		case "Stop", "SubagentStop":
 			c.ContextLimit = true
 		}

@@ -26,6 +26,7 @@ var Profile = &hooks.Profile{
 	CompileMatcher: Matcher,
 	ToolNames:      mindToolNames,
 	CanonicalTool:  mindCanonicalTool,
+	Tools:          mindTools,
 	Trust:          true,
 	KillGrace:      time.Second,
 	Discover:       discoverMind,

@@ -323,7 +323,7 @@ func TestMindTrust_ProfileHooksAreTrustedByTheirOwnKey(t *testing.T) {
 	e := mindEngine(t, map[string]string{"config.toml": cfg}, hooks.Options{Discover: hooks.DiscoverOptions{ConfigProfile: "work"}})
 	path := filepath.Join(e.Session().Home, "config.toml")
 	profileKey := path + "#profiles.work:stop:0:0"
-	if _, err := e.Trust([]string{profileKey}); err != nil {
+	if _, err := e.Trust(context.Background(), []string{profileKey}); err != nil {
 		t.Fatal(err)
 	}
 	e.Load()

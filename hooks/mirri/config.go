@@ -106,7 +106,7 @@ func discoverMirri(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discover
 		warn("", "skipping user hooks: cannot find the user folder (set $%s or $HOME)", p.HomeEnv)
 	} else {
 		path = filepath.Join(home, hooks.ConfigTOMLName)
-		data, err := os.ReadFile(path)
+		data, err := hooks.ReadConfigFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:

@@ -2,11 +2,13 @@ package mirri
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/proc"
 )
 
 func exited(code int, stdout, stderr string) hooks.RawResult {
@@ -129,6 +131,10 @@ func TestMirriCombine_BlocksRewritesAndContext(t *testing.T) {
 		{name: "failClosed crash denies the call", event: "PreToolUse",
 			outs:     []hooks.Outcome{mirriOutcome("PreToolUse", "k", true, exited(1, "", ""))},
 			decision: hooks.DecisionDeny, reason: "failClosed hook k failed: hook exited with code 1"},
+		{name: "failClosed hook that could not start for want of resources denies the call", event: "PreToolUse",
+			outs: []hooks.Outcome{mirriOutcome("PreToolUse", "k", true, hooks.RawResult{Timeout: time.Second,
+				Err: fmt.Errorf("hook could not start: hookd is %w (fork/exec /bin/sh: too many open files)", proc.ErrResources)})},
+			decision: hooks.DecisionDeny, reason: "failClosed hook k failed: hook could not start: hookd is out of resources (fork/exec /bin/sh: too many open files)"},
 		{name: "failClosed timeout blocks the prompt", event: "UserPromptSubmit",
 			outs:     []hooks.Outcome{mirriOutcome("UserPromptSubmit", "k", true, timedOut)},
 			decision: hooks.DecisionBlock, reason: "failClosed hook k failed: hook timed out after 2s"},

@@ -257,11 +257,11 @@ timeout = 1
 func TestMirriEngine_SetEnabledIsRefused(t *testing.T) {
 	e := mirriEngine(t, "[[hooks]]\nevent = \"Stop\"\ncommand = \"true\"\n", nil)
 	list, _ := e.List("")
-	err := e.SetEnabled(list[0].Key, false)
+	err := e.SetEnabled(context.Background(), list[0].Key, false)
 	if pe, ok := err.(*hooks.ParamError); !ok || !strings.Contains(pe.Msg, "no per-hook enable switch") {
 		t.Fatalf("SetEnabled: %v", err)
 	}
-	if _, err := e.Trust([]string{list[0].Key}); err == nil {
+	if _, err := e.Trust(context.Background(), []string{list[0].Key}); err == nil {
 		t.Fatal("Trust: want an error, the mirri profile has no review")
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 )
@@ -53,6 +54,28 @@ const (
 // errTimeout is the cause attached to the Timeout context, so that Run can tell
 // its own deadline from the caller's cancellation (or the caller's deadline).
 var errTimeout = errors.New("hook timeout")
+
+// EnvShell, as the first element of Command.Shell, stands for the SHELL
+// variable of the command's environment (Env, else hookd's own), or /bin/sh
+// when it is unset, read when the command starts: Codex runs hooks as
+// "$SHELL -c".
+const EnvShell = "$SHELL"
+
+func envShell(env []string) string {
+	sh := os.Getenv("SHELL")
+	if env != nil {
+		sh = ""
+		for _, kv := range env {
+			if v, ok := strings.CutPrefix(kv, "SHELL="); ok {
+				sh = v
+			}
+		}
+	}
+	if sh == "" {
+		return "/bin/sh"
+	}
+	return sh
+}
 
 // Command describes one handler process.
 type Command struct {
@@ -149,6 +172,9 @@ func Run(ctx context.Context, c Command) (res Result) {
 	if len(shell) == 0 {
 		shell = DefaultShell()
 	}
+	if shell[0] == EnvShell {
+		shell = append([]string{envShell(c.Env)}, shell[1:]...)
+	}
 	argv := make([]string, 0, len(shell)+1)
 	argv = append(append(argv, shell...), c.Script)
 
@@ -196,10 +222,15 @@ func Run(ctx context.Context, c Command) (res Result) {
 	}
 	defer stopTimeout()
 
+	// Until Run returns, the hook's group dies with hookd, however hookd
+	// ends (watchdog_unix.go, the Job Object on Windows). The watchdog is
+	// ready before the hook starts, so registering it is one pipe write.
+	prepareGuard()
 	if err := cmd.Start(); err != nil {
-		res.Err = fmt.Errorf("start hook: %w", err)
+		res.Err = startError(err)
 		return res
 	}
+	defer guard(cmd)()
 
 	stdinErr := make(chan error, 1)
 	if stdin == nil {
@@ -252,6 +283,9 @@ func Run(ctx context.Context, c Command) (res Result) {
 		}()
 	}
 
+	// Where the platform can, wait for the exit without a thread blocked in
+	// wait4 per hook (wait_linux.go); Wait then reaps at once.
+	awaitExit(cmd.Process)
 	waitErr := cmd.Wait()
 	close(exited)
 	<-watchDone
@@ -292,6 +326,19 @@ func Run(ctx context.Context, c Command) (res Result) {
 		res.Err = sink.err
 	}
 	return res
+}
+
+// ErrResources marks a hook that could not start because hookd ran out of
+// a resource (file descriptors, processes, memory). Such a hook did not run:
+// callers report it as a failure, and policies that fail closed block.
+var ErrResources = errors.New("out of resources")
+
+// startError describes a failed start, naming resource exhaustion as such.
+func startError(err error) error {
+	if isResourceLimit(err) {
+		return fmt.Errorf("hook could not start: hookd is %w (%v); lower the number of hooks running at once or raise the limit", ErrResources, err)
+	}
+	return fmt.Errorf("start hook: %w", err)
 }
 
 // waitFailed filters Wait's error down to real failures: exit statuses,

@@ -595,3 +595,22 @@ func BenchmarkExecCommandTrue(b *testing.B) {
 		}
 	}
 }
+
+func TestEnvShell_IsTheCommandsSHELLReadAtStart(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash on this machine")
+	}
+	// bash -c is not a login shell; "$0" names the shell that ran the script.
+	script := `echo "$0"; if shopt -q login_shell; then echo login; else echo nonlogin; fi`
+	res := run(context.Background(), Command{Shell: []string{EnvShell, "-c"}, Script: script,
+		Env: []string{"SHELL=" + bash, "PATH=" + os.Getenv("PATH")}})
+	if got := string(res.Stdout); got != bash+"\nnonlogin\n" || res.Err != nil {
+		t.Fatalf("stdout %q Err %v", got, res.Err)
+	}
+	// No SHELL in the environment: /bin/sh.
+	res = run(context.Background(), Command{Shell: []string{EnvShell, "-c"}, Script: `echo "$0"`, Env: []string{"PATH=" + os.Getenv("PATH")}})
+	if got := string(res.Stdout); got != "/bin/sh\n" {
+		t.Fatalf("without SHELL: stdout %q Err %v", got, res.Err)
+	}
+}

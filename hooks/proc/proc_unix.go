@@ -26,6 +26,7 @@ const canTerminate = true
 // starts can be signalled at once without touching hookd's own group.
 func configure(cmd *exec.Cmd, _ []string) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithHookd(cmd.SysProcAttr)
 }
 
 func terminateGroup(p *os.Process) error { return signalGroup(p, syscall.SIGTERM) }
@@ -48,3 +49,14 @@ func signalGroup(p *os.Process, sig syscall.Signal) error {
 }
 
 func isBrokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }
+
+// isResourceLimit reports a start that failed for want of fds, processes or
+// memory.
+func isResourceLimit(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.EAGAIN, syscall.ENOMEM} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}

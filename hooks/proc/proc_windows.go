@@ -8,7 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
 )
 
 // DefaultShell is Codex's Windows fallback: %COMSPEC% /C, or cmd.exe.
@@ -43,9 +47,48 @@ func configure(cmd *exec.Cmd, argv []string) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: b.String()}
 }
 
-// There are no process groups here: only the shell itself is killed, and
-// children it started survive it. Running the hook in a Job Object with
-// JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE (as Codex tries to) would reach them.
+// There are no process groups here: each hook runs in a Job Object instead,
+// which reaches every process the shell starts. The job is made with
+// JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, so when hookd dies in any way and the
+// system closes its handles, the hook's processes die too. The shell is put
+// in the job right after it starts, so a child it starts in that instant can
+// escape, as in Codex. Unlike POSIX, a clean exit also ends the helpers a hook
+// left behind: Run closes the job when it returns.
+
+// jobs maps a running hook's pid to its job.
+var jobs sync.Map // int → windows.Handle
+
+// prepareGuard: jobs are made per hook, in guard.
+func prepareGuard() {}
+
+func guard(cmd *exec.Cmd) func() {
+	p := cmd.Process
+	job, err := windows.CreateJobObject(nil, nil)
+	if err != nil {
+		return func() {}
+	}
+	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
+	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	_, err = windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
+	if err == nil {
+		var h windows.Handle
+		h, err = windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(p.Pid))
+		if err == nil {
+			err = windows.AssignProcessToJobObject(job, h)
+			windows.CloseHandle(h)
+		}
+	}
+	if err != nil {
+		windows.CloseHandle(job)
+		return func() {}
+	}
+	jobs.Store(p.Pid, job)
+	return func() {
+		jobs.Delete(p.Pid)
+		windows.CloseHandle(job)
+	}
+}
 
 func terminateGroup(p *os.Process) error { return killGroup(p) }
 
@@ -53,7 +96,18 @@ func killGroup(p *os.Process) error {
 	if p == nil {
 		return os.ErrProcessDone
 	}
+	if job, ok := jobs.Load(p.Pid); ok {
+		if err := windows.TerminateJobObject(job.(windows.Handle), 1); err == nil {
+			return nil
+		}
+	}
 	return p.Kill()
+}
+
+// isResourceLimit reports a start that failed for want of handles or memory.
+func isResourceLimit(err error) bool {
+	return errors.Is(err, windows.ERROR_NOT_ENOUGH_MEMORY) || errors.Is(err, windows.ERROR_NO_SYSTEM_RESOURCES) ||
+		errors.Is(err, windows.ERROR_TOO_MANY_OPEN_FILES) || errors.Is(err, windows.ERROR_COMMITMENT_LIMIT)
 }
 
 // errorNoData is ERROR_NO_DATA, "the pipe is being closed": what a write gets

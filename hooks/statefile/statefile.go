@@ -10,13 +10,14 @@
 // values before it replaces the file.
 //
 // Writers are serialised with an advisory lock on a file next to config.toml
-// (config.toml.lock), and the new content replaces the old atomically: a temp
+// (config.toml.lock), waited for at most LockWait, and the new content replaces the old atomically: a temp
 // file in the same folder, fsync, rename, with the old file's mode. Two hookd
 // processes recording trust at once therefore never lose each other's update.
 package statefile
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,7 +29,12 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/hookd/hookd/internal/regfile"
 )
+
+// maxFileSize bounds what is read of the config.toml to edit.
+const maxFileSize = 16 << 20
 
 // Change is what to record for one hook key. A nil Enabled and an empty
 // TrustedHash leave that field as it is.
@@ -39,18 +45,21 @@ type Change struct {
 }
 
 // Update applies changes to the TOML file at path (created when missing) under
-// the file's lock, and replaces it atomically. When path is a symlink the file
-// it points to is edited, so a config.toml kept in a dotfiles repository stays
-// a link. Nothing is written when the file already says what changes ask for.
-func Update(path string, changes []Change) error {
-	return update(path, func(doc []byte) ([]byte, error) { return Edit(doc, changes) })
+// the file's lock, and replaces it atomically. It waits for the lock at most
+// LockWait (then the error wraps ErrLocked) and no longer than ctx lasts.
+// When path is a symlink the file it points to is edited, so a config.toml
+// kept in a dotfiles repository stays a link. Nothing is written when the file already says what changes ask for.
+func Update(ctx context.Context, path string, changes []Change) error {
+	return update(ctx, path, func(doc []byte) ([]byte, error) { return Edit(doc, changes) })
 }
 
 // SetProjectTrust records [projects."<dir>"] trust_level = level in the TOML
 // file at path ("trusted" or "untrusted", as Codex writes them), with the
-// same lock, atomic replace and byte-for-byte care as Update.
+// same lock, atomic replace and byte-for-byte care as Update. The lock wait
+// is LockWait (these writes come from the CLI, which has no request to
+// cancel).
 func SetProjectTrust(path, dir, level string) error {
-	return update(path, func(doc []byte) ([]byte, error) { return EditProjectTrust(doc, dir, level) })
+	return update(context.Background(), path, func(doc []byte) ([]byte, error) { return EditProjectTrust(doc, dir, level) })
 }
 
 // EditProjectTrust returns doc with [projects."<dir>"] trust_level = level.
@@ -79,12 +88,12 @@ func EditProjectTrust(doc []byte, dir, level string) ([]byte, error) {
 // under the same lock as Update and replaces the file atomically when the
 // content changed, keeping its mode (0600 for a new file).
 func EditFile(path string, edit func(doc []byte) ([]byte, error)) error {
-	return update(path, edit)
+	return update(context.Background(), path, edit)
 }
 
 // update runs edit on the file at path under its lock and replaces the file
 // atomically when the content changed.
-func update(path string, edit func(doc []byte) ([]byte, error)) error {
+func update(ctx context.Context, path string, edit func(doc []byte) ([]byte, error)) error {
 	target, err := resolve(path)
 	if err != nil {
 		return err
@@ -92,14 +101,15 @@ func update(path string, edit func(doc []byte) ([]byte, error)) error {
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return fmt.Errorf("create the folder of %s: %w", target, err)
 	}
-	unlock, err := lockFile(target + ".lock")
+	unlock, err := lockFile(ctx, target+".lock")
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", target, err)
 	}
 	defer unlock()
 
 	mode := fs.FileMode(0o600)
-	data, err := os.ReadFile(target)
+	// A FIFO swapped in for config.toml must not hang us with the lock held.
+	data, err := regfile.ReadFile(target, maxFileSize)
 	exists := err == nil
 	switch {
 	case exists:

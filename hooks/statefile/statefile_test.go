@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -180,7 +181,7 @@ func TestUpdate_KeepsModeAndSymlinkAndLeavesNoTempFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := "/h/hooks.json:stop:0:0"
-	if err := Update(link, []Change{{Key: key, TrustedHash: hashA}}); err != nil {
+	if err := Update(context.Background(), link, []Change{{Key: key, TrustedHash: hashA}}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -204,7 +205,7 @@ func TestUpdate_KeepsModeAndSymlinkAndLeavesNoTempFiles(t *testing.T) {
 
 func TestUpdate_CreatesAMissingFilePrivately(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "new-home", "config.toml")
-	if err := Update(path, []Change{{Key: "k", Enabled: boolPtr(false)}}); err != nil {
+	if err := Update(context.Background(), path, []Change{{Key: "k", Enabled: boolPtr(false)}}); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -219,7 +220,7 @@ func TestUpdate_InvalidFileIsLeftUntouched(t *testing.T) {
 	if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := Update(path, []Change{{Key: "k", TrustedHash: hashA}})
+	err := Update(context.Background(), path, []Change{{Key: "k", TrustedHash: hashA}})
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("err = %v, want an error naming the file", err)
 	}
@@ -240,7 +241,7 @@ func TestUpdate_ConcurrentWritersLoseNothing(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- Update(path, []Change{{Key: fmt.Sprintf("/h/hooks.json:stop:0:%d", i), TrustedHash: hashA}})
+			errs <- Update(context.Background(), path, []Change{{Key: fmt.Sprintf("/h/hooks.json:stop:0:%d", i), TrustedHash: hashA}})
 		}()
 	}
 	wg.Wait()

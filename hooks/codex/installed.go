@@ -1,0 +1,82 @@
+package codex
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/plugins"
+)
+
+// Codex's installed plugins (measured on Codex 0.169): a plugin installed
+// from a marketplace lives in $CODEX_HOME/plugins/cache/<marketplace>/
+// <plugin>/<version>/ and runs when the user config.toml enables it:
+//
+//	[plugins."<plugin>@<marketplace>"]
+//	enabled = true
+//
+// discover adds each enabled, installed plugin to the ones the host names,
+// so `hookd run --home $CODEX_HOME` runs the same hooks Codex does. Plugins
+// the host gives with --plugin or config.plugins are loaded as they are
+// (marketplace "local" unless it says otherwise).
+
+// discover is the codex profile's Discover.
+func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
+	home := hooks.ResolveHome(p, opts.Home)
+	var warns []hooks.Warning
+	if home != "" {
+		var extra []hooks.PluginConfig
+		extra, warns = installedPlugins(home, opts.Plugins)
+		opts.Plugins = append(append([]hooks.PluginConfig(nil), opts.Plugins...), extra...)
+	}
+	d := hooks.DiscoverAll(p, opts)
+	d.Warnings = append(d.Warnings, warns...)
+	return d
+}
+
+// installedPlugins lists the plugins config.toml enables that are installed
+// in the cache and not already named by the host.
+func installedPlugins(home string, named []hooks.PluginConfig) ([]hooks.PluginConfig, []hooks.Warning) {
+	cfgPath := filepath.Join(home, "config.toml")
+	table, _ := hooks.ReadConfigQuiet(cfgPath)["plugins"].(map[string]any)
+	ids := make([]string, 0, len(table))
+	for id := range table {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	cache := filepath.Join(home, "plugins", "cache")
+	var out []hooks.PluginConfig
+	var warns []hooks.Warning
+	for _, id := range ids {
+		entry, _ := table[id].(map[string]any)
+		if on, _ := entry["enabled"].(bool); !on {
+			continue
+		}
+		name, market, ok := strings.Cut(id, "@")
+		if !ok || name == "" || market == "" {
+			warns = append(warns, hooks.Warning{Source: cfgPath, Message: fmt.Sprintf("ignoring [plugins.%q]: expected <plugin>@<marketplace>", id)})
+			continue
+		}
+		if namedAlready(named, name, market) {
+			continue
+		}
+		root := plugins.InstalledRoot(cache, market, name)
+		if root == "" {
+			warns = append(warns, hooks.Warning{Source: cfgPath, Message: fmt.Sprintf("plugin %s is enabled but not installed under %s", id, filepath.Join(cache, market, name))})
+			continue
+		}
+		out = append(out, hooks.PluginConfig{Root: root, Name: name, Marketplace: market})
+	}
+	return out, warns
+}
+
+func namedAlready(named []hooks.PluginConfig, name, market string) bool {
+	for _, c := range named {
+		if c.Name == name && c.Marketplace == market {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package regfile
+
+// OpenFlag is added to the flags of an open that must not wait; there are no
+// FIFOs in the file system here (Windows named pipes live in their own
+// namespace), so nothing is needed.
+const OpenFlag = 0
