@@ -63,13 +63,19 @@ func explain(ef *engineFlags, xo *explainOpts, event string, cio *cmdIO) error {
 	if err != nil {
 		return err
 	}
+	_, leftOut := e.Sources()
 	if xo.json {
+		if leftOut == nil {
+			leftOut = []hooks.LeftOut{}
+		}
 		enc := json.NewEncoder(cio.stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"hooks": list})
+		return enc.Encode(map[string]any{"hooks": list, "leftOut": leftOut})
 	}
 	printExplanations(cio.stdout, event, list)
+	// Files that were never read have no hooks to explain: name them.
+	printLeftOut(cio.stdout, "# ", leftOut)
 	return nil
 }
 

@@ -415,6 +415,9 @@ type StatusParams struct {
 // would do (hooks/explain).
 type ExplainResult struct {
 	Hooks []Explanation `json:"hooks"`
+	// LeftOut names sources that were not read or are held back, as in
+	// ListResult.
+	LeftOut []LeftOut `json:"leftOut"`
 }
 
 // Explanation is one hook in an ExplainResult: whether it would run and, if

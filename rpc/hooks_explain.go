@@ -20,6 +20,9 @@ type hooksExplainParams struct {
 
 type hooksExplainResult struct {
 	Hooks []hooks.Explanation `json:"hooks"`
+	// LeftOut names the sources not read (an untrusted project) or held
+	// back by a policy, as hooks/list does.
+	LeftOut []hooks.LeftOut `json:"leftOut"`
 }
 
 // hooksExplain says, for hooks/run's params, what each discovered hook would
@@ -44,5 +47,9 @@ func hooksExplain(ctx context.Context, s *Server, params []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hooksExplainResult{Hooks: list}, nil
+	_, leftOut := s.Engine().Sources()
+	if leftOut == nil {
+		leftOut = []hooks.LeftOut{}
+	}
+	return hooksExplainResult{Hooks: list, LeftOut: leftOut}, nil
 }
