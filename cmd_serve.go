@@ -122,7 +122,7 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 		Profile:          so.profile,
 		Home:             so.home,
 		BypassTrust:      so.bypassTrust,
-		Version:          version,
+		Version:          hookdVersion(),
 		Logger:           logger,
 		Record:           so.record,
 	})
