@@ -10,12 +10,12 @@ import (
 )
 
 // Host round trips: one hooks/run with one trivial command hook, timed inside
-// the Node and Python examples (examples/*/bench.*), against the same command
+// the Node and Python packages (node/bench.js, python/bench.py), against the same command
 // spawned by the host language itself. The script measures b.N operations
 // after a warm-up and prints the mean; that mean replaces ns/op, so the
 // interpreter's start-up is not counted. The Go client's figures are
 // BenchmarkHooksRun_TrivialCommand and BenchmarkExecCommand_TrivialCommand
-// (bench_test.go); examples/bench.sh prints all six and their ratios.
+// (bench_test.go); bench_hosts.sh prints all six and their ratios.
 
 func benchScript(b *testing.B, dir string, argv ...string) {
 	b.Helper()
@@ -40,9 +40,9 @@ func benchNode(b *testing.B, mode string) {
 	if err != nil {
 		b.Skip("node not on PATH")
 	}
-	dir, _ := filepath.Abs(filepath.Join("examples", "node"))
+	dir, _ := filepath.Abs("node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc")); err != nil {
-		b.Skip("run npm ci in examples/node first")
+		b.Skip("run npm ci in node/ first")
 	}
 	benchScript(b, dir, node, "bench.js", mode)
 }
@@ -52,7 +52,7 @@ func benchPython(b *testing.B, mode string) {
 	if err != nil {
 		b.Skip("python3 not on PATH")
 	}
-	dir, _ := filepath.Abs(filepath.Join("examples", "python"))
+	dir, _ := filepath.Abs("python")
 	benchScript(b, dir, python, "bench.py", mode)
 }
 

@@ -124,7 +124,7 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 		Home:             so.home,
 		BypassTrust:      so.bypassTrust,
 		LoginEnvCache:    so.loginEnv,
-		Version:          version,
+		Version:          hookdVersion(),
 		Logger:           logger,
 		Record:           so.record,
 	})

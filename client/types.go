@@ -2,9 +2,9 @@ package client
 
 import "encoding/json"
 
-// The wire types of hookd's protocol (README "Protocol", PROTOCOL.md), as a
+// The wire types of hookd's protocol (docs/protocol.md), as a
 // Go host sends and receives them. They are the same shapes as
-// examples/node/hookd.d.ts. Fields hookd may leave out are omitempty or
+// node/protocol.d.ts. Fields hookd may leave out are omitempty or
 // pointers; json.RawMessage holds values whose shape is the host's own
 // (tool inputs, MCP arguments).
 
