@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { CancellationToken, Disposable, MessageConnection } from 'vscode-jsonrpc/node';
 import { ResponseError, CancellationTokenSource } from 'vscode-jsonrpc/node';
 import type {
+  ActivateSkillResult,
   AsyncResult,
   CallToolParams,
   CallToolResult,
@@ -97,6 +98,8 @@ export declare class HookdClient {
   reload(): Promise<HooksSummary>;
   trust(keys: string[]): Promise<TrustResult>;
   setEnabled(key: string, enabled: boolean): Promise<SetEnabledResult>;
+  /** Claude profile: the agent invoked skill `name`; its frontmatter hooks join the session. */
+  activateSkill(name: string): Promise<ActivateSkillResult>;
   takePending(): Promise<TakePendingResult>;
   onNotification<M extends keyof HookdNotifications>(method: M, handler: (params: HookdNotifications[M]) => void): Disposable;
   onLogMessage(handler: (params: LogMessageParams) => void): Disposable;
