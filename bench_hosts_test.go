@@ -10,18 +10,19 @@ import (
 )
 
 // Host round trips: one hooks/run with one trivial command hook, timed inside
-// the Node and Python examples (examples/*/bench.*), against the same command
+// the Node and Python packages (node/bench.js, python/bench.py), against the same command
 // spawned by the host language itself. The script measures b.N operations
 // after a warm-up and prints the mean; that mean replaces ns/op, so the
 // interpreter's start-up is not counted. The Go client's figures are
 // BenchmarkHooksRun_TrivialCommand and BenchmarkExecCommand_TrivialCommand
-// (bench_test.go); examples/bench.sh prints all six and their ratios.
+// (bench_test.go); bench_hosts.sh prints all six and their ratios.
 
 func benchScript(b *testing.B, dir string, argv ...string) {
 	b.Helper()
+	benchHome(b, "")
 	cmd := exec.Command(argv[0], append(argv[1:], strconv.Itoa(b.N))...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOOKD_BIN="+hookdPath(b), "SHELL=/bin/sh")
+	cmd.Env = append(os.Environ(), "HOOKD_BIN="+benchBin(b))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -39,9 +40,9 @@ func benchNode(b *testing.B, mode string) {
 	if err != nil {
 		b.Skip("node not on PATH")
 	}
-	dir, _ := filepath.Abs(filepath.Join("examples", "node"))
+	dir, _ := filepath.Abs("node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc")); err != nil {
-		b.Skip("run npm ci in examples/node first")
+		b.Skip("run npm ci in node/ first")
 	}
 	benchScript(b, dir, node, "bench.js", mode)
 }
@@ -51,7 +52,7 @@ func benchPython(b *testing.B, mode string) {
 	if err != nil {
 		b.Skip("python3 not on PATH")
 	}
-	dir, _ := filepath.Abs(filepath.Join("examples", "python"))
+	dir, _ := filepath.Abs("python")
 	benchScript(b, dir, python, "bench.py", mode)
 }
 
@@ -60,9 +61,3 @@ func BenchmarkNodeHost_HooksRun(b *testing.B) { benchNode(b, "hookd") }
 
 // BenchmarkNodeHost_ChildProcess: the same command spawned with child_process.
 func BenchmarkNodeHost_ChildProcess(b *testing.B) { benchNode(b, "spawn") }
-
-// BenchmarkPythonHost_HooksRun: hooks/run from the standard-library host.
-func BenchmarkPythonHost_HooksRun(b *testing.B) { benchPython(b, "hookd") }
-
-// BenchmarkPythonHost_Subprocess: the same command spawned with subprocess.
-func BenchmarkPythonHost_Subprocess(b *testing.B) { benchPython(b, "subprocess") }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -13,26 +10,12 @@ import (
 )
 
 // benchHookd starts "hookd serve" with one trivial Stop hook. SHELL is pinned
-// to /bin/sh so hookd and the exec baseline run the same shell.
+// to /bin/sh and HOME to an empty profile so hookd and the exec baseline run
+// the same shell.
 func benchHookd(b *testing.B) *client.Client {
 	b.Helper()
-	b.Setenv("SHELL", "/bin/sh")
-	home := b.TempDir()
-	doc := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
-	if err := os.WriteFile(home+"/hooks.json", []byte(doc), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	c, err := client.Start(ctx, hookdPath(b), nil, "serve", "--log-level", "error")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(c.Kill)
-	if _, err := c.Initialize(ctx, map[string]any{"session": map[string]any{"cwd": b.TempDir()},
-		"config": map[string]any{"home": home, "bypassTrust": true}}); err != nil {
-		b.Fatal(err)
-	}
-	return c
+	benchHome(b, "")
+	return benchServe(b, nil, trueStop, nil)
 }
 
 // BenchmarkHooksRun_TrivialCommand is one hooks/run round trip through the
@@ -41,26 +24,23 @@ func benchHookd(b *testing.B) *client.Client {
 func BenchmarkHooksRun_TrivialCommand(b *testing.B) {
 	c := benchHookd(b)
 	ctx := context.Background()
+	if _, err := c.Run(ctx, "Stop", map[string]any{}); err != nil {
+		b.Fatal(err)
+	}
+	cpu0 := procCPU(c.Pid())
 	for b.Loop() {
 		if _, err := c.Run(ctx, "Stop", map[string]any{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportHookdCPU(b, c.Pid(), cpu0)
 }
 
 // BenchmarkExecCommand_TrivialCommand is the baseline: what a host pays to
 // spawn the same shell command itself, with the same stdin payload.
 func BenchmarkExecCommand_TrivialCommand(b *testing.B) {
-	input := []byte(`{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/tmp","hook_event_name":"Stop","model":"gpt-5","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}`)
-	for b.Loop() {
-		cmd := exec.Command("/bin/sh", "-lc", "true")
-		cmd.Stdin = bytes.NewReader(input)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchHome(b, "")
+	benchExec(b, "-c")
 }
 
 // BenchmarkHooksRun_NoMatchPipelined keeps 64 hooks/run requests in flight for

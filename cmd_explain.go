@@ -12,8 +12,9 @@ import (
 )
 
 type explainOpts struct {
-	input string
-	json  bool
+	input  string
+	json   bool
+	skills []string // --activate-skill (cmd_scoped.go)
 }
 
 func newExplainCmd(cio *cmdIO) *cobra.Command {
@@ -37,6 +38,7 @@ plugin variables are substituted. Runs nothing. The same flags as hookd run.`,
 	ef.register(cmd.Flags())
 	cmd.Flags().StringVar(&xo.input, "input", "", "event input JSON: a `file`, or - for stdin (default: {})")
 	cmd.Flags().BoolVar(&xo.json, "json", false, "print hooks/explain's JSON instead of a table")
+	cmd.Flags().StringArrayVar(&xo.skills, "activate-skill", nil, "explain as after the agent invoked this skill `NAME` (claude; repeatable)")
 	return cmd
 }
 
@@ -59,6 +61,9 @@ func explain(ef *engineFlags, xo *explainOpts, event string, cio *cmdIO) error {
 	}
 	_, warnings := e.List("")
 	_ = printWarnings(cio.stderr, warnings, false)
+	if err := activateSkills(e, xo.skills, cio.stderr); err != nil {
+		return usageError{err}
+	}
 	list, err := e.Explain(event, input)
 	if err != nil {
 		return err

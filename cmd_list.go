@@ -108,10 +108,10 @@ func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) er
 			if cov == "" {
 				cov = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\t%s\n", h.Key, h.Event, matcher, h.Source.Layer, trust, h.Enabled, cov)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\t%s\n", h.Key, h.Event, matcher, sourceCell(h), trust, h.Enabled, cov)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\n", h.Key, h.Event, matcher, h.Source.Layer, trust, h.Enabled)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%v\n", h.Key, h.Event, matcher, sourceCell(h), trust, h.Enabled)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 type runOpts struct {
 	input, turnID, evaluate string
 	strict                  bool
+	skills                  []string // --activate-skill (cmd_scoped.go)
 }
 
 func newRunCmd(cio *cmdIO) *cobra.Command {
@@ -41,6 +42,7 @@ error: nothing runs and hookd exits 1.`,
 	cmd.Flags().StringVar(&ro.turnID, "turn-id", "", "turn_id given to turn-scoped events")
 	cmd.Flags().StringVar(&ro.evaluate, "evaluate", "", `claude: the model's answer to every prompt and agent hook, as JSON: {"ok": false, "reason": "..."} (without it they fail: hookd run has no model)`)
 	cmd.Flags().BoolVar(&ro.strict, "strict", envStrict(), "fail when a hooks file has an error that loses hooks (default: $HOOKD_STRICT)")
+	cmd.Flags().StringArrayVar(&ro.skills, "activate-skill", nil, "run as after the agent invoked this skill `NAME`: its frontmatter hooks join (claude; repeatable)")
 	return cmd
 }
 
@@ -84,6 +86,9 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 	}
 	_, leftOut := e.Sources()
 	printLeftOut(cio.stderr, "warning: ", leftOut)
+	if err := activateSkills(e, ro.skills, cio.stderr); err != nil {
+		return usageError{err}
+	}
 	res, err := e.Run(signalContext(opts.Logger), event, input, ro.turnID)
 	if err != nil {
 		return err

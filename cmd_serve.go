@@ -24,7 +24,7 @@ type serveOpts struct {
 	maxMessage, maxInFlight                   int64
 	maxRunning                                int
 	writeTimeout                              time.Duration
-	bypassTrust                               bool
+	bypassTrust, loginEnv                     bool
 }
 
 func (so *serveOpts) register(fs *pflag.FlagSet) {
@@ -36,6 +36,7 @@ func (so *serveOpts) register(fs *pflag.FlagSet) {
 	fs.StringVar(&so.home, "home", "", "default user `folder` when initialize names none")
 	fs.BoolVar(&so.bypassTrust, "bypass-trust", false, "run enabled hooks without review unless initialize says otherwise")
 	fs.DurationVar(&so.writeTimeout, "write-timeout", defaultWriteTimeout, "end the session when the host takes nothing from stdout for this long (0: never)")
+	fs.BoolVar(&so.loginEnv, "login-env-cache", false, "resolve the login shell's environment once per session and run login-shell hooks as $SHELL -c with it, unless initialize says otherwise")
 	fs.StringVar(&so.logFile, "log-file", "", "write logs to this `file` instead of stderr")
 	fs.StringVar(&so.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.StringVar(&so.record, "record", "", "append every hooks/run input and result to this `file` (JSON lines, for hookd replay)")
@@ -122,7 +123,8 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 		Profile:          so.profile,
 		Home:             so.home,
 		BypassTrust:      so.bypassTrust,
-		Version:          version,
+		LoginEnvCache:    so.loginEnv,
+		Version:          hookdVersion(),
 		Logger:           logger,
 		Record:           so.record,
 	})

@@ -71,7 +71,7 @@ var eventArgs = map[string]struct {
 	"Stop":              {args: []string{"last_assistant_message"}},
 }
 
-const eventUsage = "usage: event [-o FILE] [-set PATH=VALUE]... EVENT [ARGS...]"
+const eventUsage = "usage: event [-o FILE] [-agent TYPE[:ID]] [-set PATH=VALUE]... EVENT [ARGS...]"
 
 // cmdEvent writes the event's own input fields as JSON, ready for
 // hookd run EVENT --input FILE. Positional arguments fill the event's main
@@ -85,6 +85,7 @@ func cmdEvent(ts *testscript.TestScript, neg bool, args []string) {
 	var usage bytes.Buffer
 	fs.SetOutput(&usage)
 	out := fs.String("o", "event.json", "file to write")
+	agent := fs.String("agent", "", "run the event inside a subagent: `TYPE[:ID]` sets agent_type and agent_id (ID defaults to TYPE-1)")
 	var sets []string
 	fs.Func("set", "PATH=VALUE", func(s string) error { sets = append(sets, s); return nil })
 	pos, err := parseInterspersed(fs, args)
@@ -93,6 +94,9 @@ func cmdEvent(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if len(pos) == 0 {
 		ts.Fatalf("%s", eventUsage)
+	}
+	if *agent != "" {
+		sets = append(agentSets(*agent), sets...)
 	}
 	data, err := eventInput(pos[0], pos[1:], sets)
 	if err != nil {

@@ -18,9 +18,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -110,7 +107,7 @@ Without a command it is "hookd serve": a JSON-RPC 2.0 sidecar on stdin/stdout,
 what hosts spawn. The other commands are for hook authors and users.
 
 Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
-		Version:       version,
+		Version:       hookdVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -148,7 +145,7 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 			Short: "Print the version",
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				fmt.Fprintf(cio.stdout, "hookd %s\n", version)
+				fmt.Fprintf(cio.stdout, "hookd %s\n", hookdVersion())
 				return nil
 			},
 		},

@@ -2,9 +2,9 @@ package client
 
 import "encoding/json"
 
-// The wire types of hookd's protocol (README "Protocol", PROTOCOL.md), as a
+// The wire types of hookd's protocol (docs/protocol.md), as a
 // Go host sends and receives them. They are the same shapes as
-// examples/node/hookd.d.ts. Fields hookd may leave out are omitempty or
+// node/protocol.d.ts. Fields hookd may leave out are omitempty or
 // pointers; json.RawMessage holds values whose shape is the host's own
 // (tool inputs, MCP arguments).
 
@@ -83,6 +83,10 @@ type ConfigParams struct {
 	// Watch reloads hooks when their files change and sends hooks/changed
 	// (HooksChanged).
 	Watch bool `json:"watch,omitempty"`
+	// LoginEnvCache resolves a login shell's environment once per session
+	// and runs login-shell hooks as $SHELL -c with it; nil leaves hookd
+	// serve's --login-env-cache default (docs/performance.md).
+	LoginEnvCache *bool `json:"loginEnvCache,omitempty"`
 }
 
 // ProjectParams name the project; its hooks load only when it is trusted.
@@ -260,6 +264,8 @@ type HookRun struct {
 	// fields, where the profile has them (soong).
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	Logs     json.RawMessage `json:"logs,omitempty"`
+	// Scope names the agent or skill of a scoped hook (scoped.go).
+	Scope *RunScope `json:"scope,omitempty"`
 	// RunID is the host's own id of this run (codex:
 	// "<event_label>:<n>:<source path>").
 	RunID string `json:"runId,omitempty"`
@@ -297,6 +303,8 @@ type HookInfo struct {
 	TrustedHash string `json:"trustedHash,omitempty"`
 	// SkipReason says why a hook that is not runnable would be skipped.
 	SkipReason string `json:"skipReason,omitempty"`
+	// Scope is the agent or skill a scoped hook belongs to (scoped.go).
+	Scope *HookScope `json:"scope,omitempty"`
 }
 
 // HookSource says where a hook was configured.
@@ -436,6 +444,8 @@ type Explanation struct {
 	Detail         string     `json:"detail,omitempty"`
 	Type           string     `json:"type"`
 	Command        string     `json:"command,omitempty"`
+	// Scope names the agent or skill of a scoped hook (scoped.go).
+	Scope *RunScope `json:"scope,omitempty"`
 }
 
 // HooksChanged is the hooks/changed notification hookd sends after it

@@ -9,7 +9,8 @@
 //	          with warnings), managed.go (managed requirements), trust.go and
 //	          hash.go ([hooks.state]: review and enablement), plugin_sources.go
 //	select    matcher.go (matcher groups against an event's match target),
-//	          engine.go (enabled, trusted, deduplicated)
+//	          engine.go (enabled, trusted, deduplicated), scope.go (hooks
+//	          scoped to a subagent or an activated skill, once-only ones)
 //	run       handler.go: one HandlerKind per handler type (command over
 //	          package proc, mcp_tool through the Host in mcp.go, a profile's
 //	          own); async.go (8 at once, session end)

@@ -7,12 +7,12 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks/evaluate"
@@ -62,6 +62,10 @@ type Options struct {
 	// MaxRunning caps the command handlers running at once; more wait
 	// (running.go). 0: DefaultMaxRunning.
 	MaxRunning int
+	// LoginEnvCache runs a login-shell profile's hooks as $SHELL -c with the
+	// environment its login shell exports, resolved once per load
+	// (loginenv.go).
+	LoginEnvCache bool
 }
 
 // Engine discovers hooks and runs them for events. It is safe for concurrent
@@ -74,8 +78,10 @@ type Engine struct {
 
 	mu       sync.RWMutex
 	hooks    []*Hook
+	byEvent  map[string][]*Hook // hooks by event, in order (engine_plan.go)
 	warnings []Warning
 	sources  sourceReport // project trust and sources left out (project_trust.go)
+	runIDs   runIDs
 
 	finished atomic.Int64 // completion counter for "last completed" rules
 	state    State        // the profile's per-session memory (AfterCombine)
@@ -86,6 +92,10 @@ type Engine struct {
 	slots runSlots // running.go
 
 	kinds map[string]HandlerKind // by Handler.Type (handler.go)
+
+	scope scopeState // skills activated, subagents running, once-only hooks spent (scope.go)
+
+	loginEnv loginEnv // the login-environment cache (loginenv.go)
 }
 
 // ErrUnknownEvent is returned by Run for an event the profile does not know.
@@ -120,6 +130,7 @@ func New(opts Options) *Engine {
 	}
 	e := &Engine{opts: opts, profile: opts.Profile, log: opts.Logger, env: env}
 	e.state.session = opts.Session
+	e.runIDs.init()
 	e.async.init()
 	e.slots.init(opts.MaxRunning)
 	e.kinds = e.handlerKinds()
@@ -129,6 +140,7 @@ func New(opts Options) *Engine {
 // Close kills background handlers and waits for them to end.
 func (e *Engine) Close() {
 	e.async.end()
+	e.endLoginEnv()
 }
 
 // Profile returns the engine's profile.
@@ -224,6 +236,8 @@ type HookInfo struct {
 	// Coverage is the profile's label for how much of its tools the hook
 	// sees, when the host declared where tools run (Profile.Coverage).
 	Coverage string `json:"coverage,omitempty"`
+	// Scope is the agent or skill a scoped hook belongs to (scope.go).
+	Scope *ScopeInfo `json:"scope,omitempty"`
 }
 
 // List returns the hooks of one event (all when event is ""), in display
@@ -237,7 +251,7 @@ func (e *Engine) List(event string) ([]HookInfo, []Warning) {
 		}
 		info := HookInfo{Key: h.Key, Event: h.Event, Source: h.Source, Handler: h.Handler,
 			Hash: h.Hash, Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == "",
-			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h)}
+			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h), Scope: e.scopeInfo(h)}
 		if h.HasMatcher {
 			m := h.Matcher
 			info.Matcher = &m
@@ -277,67 +291,30 @@ func (e *Engine) skipReason(h *Hook) string {
 // returns ctx's error when ctx ends before the handlers finish (their processes
 // are killed).
 func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID string) (*Result, error) {
-	ev := e.profile.Event(event)
-	if ev == nil {
-		return nil, &ParamError{Field: "event", Msg: fmt.Sprintf("%v %q (known: %s)", ErrUnknownEvent, event, strings.Join(e.profile.EventNames(), ", "))}
+	p, err := e.plan(event, input, turnID, false)
+	if err != nil {
+		return nil, err
 	}
-	if len(input) == 0 {
-		input = []byte("{}")
-	}
-	if in := gjson.Parse(view(input)); !in.IsObject() {
-		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
-	}
-	var gate string
-	if ev.Precondition != nil {
-		why, err := ev.Precondition(input)
-		if err != nil {
-			return nil, &ParamError{Field: "input", Msg: err.Error()}
-		}
-		gate = why
-	}
-	targets, _ := ev.MatchTargets(e.profile, input)
+	defer e.endScope(p.ev, p.scope)
+	return e.runPlan(ctx, p)
+}
 
-	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: NewSessionID()}
-	hooks, _ := e.snapshot()
-	var run []*Hook
-	var runIDs map[*Hook]string
-	if e.profile.HookRunID != nil {
-		runIDs = map[*Hook]string{}
+// runPlan runs the handlers p selected and combines their results.
+func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
+	if len(p.run) == 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return e.finishIdle(p), nil
 	}
-	n := 0 // the hook's place among the event's hooks, in display order
-	for _, h := range hooks {
-		if h.Event != ev.Name {
-			continue
-		}
-		if runIDs != nil {
-			runIDs[h] = e.profile.HookRunID(ev, n, h)
-		}
-		n++
-		if !e.selects(ev, h, targets, input) {
-			continue
-		}
-		if gate != "" {
-			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: gate})
-			continue
-		}
-		if why := e.skipReason(h); why != "" {
-			res.Skipped = append(res.Skipped, Skip{Key: h.Key, Reason: why})
-			continue
-		}
-		run = append(run, h)
-	}
-	if e.profile.Dedupe != nil {
-		kept := e.profile.Dedupe(run)
-		res.Skipped = append(res.Skipped, dropped(run, kept)...)
-		run = kept
-	}
-	// Built once selection is done, so that input is not needed past here
-	// and a large request is not held twice while its hooks run.
-	stdin := e.buildInput(ev, input, turnID)
-	input = nil
+	ev, run, res, runIDs := p.ev, p.run, p.res, p.hookRunIDs
+	// Built once selection is done, so that the input is not needed past
+	// here and a large request is not held twice while its hooks run.
+	stdin := e.buildInput(ev, p.input, p.turnID)
+	p.input = nil
 	// Only when a handler will read it: preparing may write files (Soong's
 	// artifact_ref).
-	if e.profile.PrepareInput != nil && len(run) > 0 {
+	if e.profile.PrepareInput != nil {
 		stdin = e.profile.PrepareInput(ev, stdin, e.opts.Session)
 	}
 	// A Budget bounds the event's handlers together; the request's own ctx
@@ -370,6 +347,11 @@ func (e *Engine) Run(ctx context.Context, event string, input []byte, turnID str
 				outs = outs[:i+1]
 				break
 			}
+			continue
+		}
+		if len(run) == 1 {
+			// Nothing to run alongside: no goroutine to hand it to.
+			outs[i] = e.runOne(hctx, res.RunID, ev, h, stdin)
 			continue
 		}
 		wg.Add(1)
@@ -447,7 +429,7 @@ func hookRun(o Outcome) HookRun {
 		DurationMs: o.Raw.Duration.Milliseconds(), Stderr: o.Raw.Stderr, Async: o.Status == StatusStarted,
 		StdoutDropped: o.Raw.StdoutDropped, StderrDropped: o.Raw.StderrDropped,
 		StdoutSpilled: o.Raw.StdoutSpilled, StderrSpilled: o.Raw.StderrSpilled,
-		Metadata: o.Metadata, Logs: o.Logs}
+		Metadata: o.Metadata, Logs: o.Logs, Scope: o.Hook.Scope.ref()}
 	if r.Status == StatusStopped {
 		r.Status = StatusSucceeded
 	}
@@ -485,6 +467,9 @@ func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Ho
 
 // execute runs the handler by its kind (handler.go).
 func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
+	if h.Scope != nil && h.Scope.Fail != "" {
+		return RawResult{Err: errors.New(h.Scope.Fail), Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+	}
 	if k, ok := e.kinds[h.Handler.Type]; ok {
 		return k.Run(ctx, h, stdin)
 	}
@@ -500,7 +485,8 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 		script = h.Handler.CommandWindows
 	}
 	script = e.pluginScript(h, script)
-	env := e.hookEnv(h)
+	shell, base := e.hookShell(ctx)
+	env := e.hookEnv(base, h)
 	dir := e.opts.Session.Cwd
 	if e.profile.ProjectCwd {
 		dir = e.projectDir()
@@ -517,7 +503,7 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
-		Shell:     e.profile.Shell,
+		Shell:     shell,
 		Script:    script,
 		Dir:       dir,
 		Env:       env,
@@ -578,28 +564,29 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 	s := e.opts.Session
 	buf := make([]byte, 0, len(input)+256)
 	buf = append(buf, '{')
-	seen := make(map[string]bool, len(ev.InputFields))
-	// Raw values are appended from the input as strings: no copy of a
-	// large field is made on the way.
-	add := func(k string, raw string) {
+	// Strings are appended with gjson's encoder, which escapes as
+	// encoding/json does: no per-field Marshal. Raw values are appended
+	// from the input as strings: no copy of a large field is made on the way.
+	add := func(k, raw string) {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
-		kb, _ := json.Marshal(k)
-		buf = append(buf, kb...)
+		buf = gjson.AppendJSONString(buf, k)
 		buf = append(buf, ':')
 		buf = append(buf, raw...)
 	}
-	str := func(v string) string { b, _ := json.Marshal(v); return string(b) }
+	addStr := func(k, v string) {
+		add(k, "")
+		buf = gjson.AppendJSONString(buf, v)
+	}
 	for _, f := range ev.InputFields {
-		seen[f] = true
 		if f == "hook_event_name" {
-			add(f, str(ev.Name))
+			addStr(f, ev.Name)
 			continue
 		}
 		if v := in.Get(gjson.Escape(f)); v.Exists() {
 			if f == "tool_name" && v.Type == gjson.String && e.profile.CanonicalTool != nil {
-				add(f, str(e.profile.CanonicalTool(v.Str)))
+				addStr(f, e.profile.CanonicalTool(v.Str))
 				continue
 			}
 			add(f, compactRaw(v))
@@ -607,28 +594,28 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 		}
 		switch f {
 		case "session_id":
-			add(f, str(s.ID))
+			addStr(f, s.ID)
 		case "cwd":
-			add(f, str(s.Cwd))
+			addStr(f, s.Cwd)
 		case "transcript_path":
 			if s.TranscriptPath == "" {
 				add(f, "null")
 			} else {
-				add(f, str(s.TranscriptPath))
+				addStr(f, s.TranscriptPath)
 			}
 		case "model":
 			if s.Model != "" {
-				add(f, str(s.Model))
+				addStr(f, s.Model)
 			}
 		case "permission_mode":
 			pm := s.PermissionMode
 			if pm == "" {
 				pm = "default"
 			}
-			add(f, str(pm))
+			addStr(f, pm)
 		case "turn_id":
 			if turnID != "" {
-				add(f, str(turnID))
+				addStr(f, turnID)
 			}
 		case "last_assistant_message":
 			add(f, "null")
@@ -636,9 +623,16 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 			add(f, "false")
 		}
 	}
+	// The other input fields follow as given; the first of duplicate names
+	// wins. Most inputs have none, so the set of them is made only when one
+	// comes.
+	var extra map[string]bool
 	in.ForEach(func(k, v gjson.Result) bool {
-		if !seen[k.Str] {
-			seen[k.Str] = true
+		if !slices.Contains(ev.InputFields, k.Str) && !extra[k.Str] {
+			if extra == nil {
+				extra = map[string]bool{}
+			}
+			extra[k.Str] = true
 			add(k.Str, compactRaw(v))
 		}
 		return true

@@ -47,6 +47,8 @@ type Explanation struct {
 	// the plugin variables are substituted.
 	Type    string `json:"type"`
 	Command string `json:"command,omitempty"`
+	// Scope is the agent or skill of a scoped hook (scope.go).
+	Scope *ScopeRef `json:"scope,omitempty"`
 }
 
 // Explain tells, for one event and input, what Run would do with every
@@ -73,6 +75,7 @@ func (e *Engine) Explain(event string, input []byte) ([]Explanation, error) {
 	}
 	targets, _ := ev.MatchTargets(e.profile, input)
 	all, _ := e.snapshot()
+	scope := e.placeEvent(input, false)
 	out := make([]Explanation, 0, len(all))
 	index := map[*Hook]int{}
 	var run []*Hook
@@ -82,6 +85,8 @@ func (e *Engine) Explain(event string, input []byte) ([]Explanation, error) {
 		switch {
 		case h.Event != ev.Name:
 			x.Reason, x.Detail = ExplainOtherEvent, fmt.Sprintf("configured for %s, not %s", h.Event, ev.Name)
+		case !e.inScope(h, scope):
+			x.Reason, x.Detail = ExplainScope, scopeDetail(h, scope)
 		case !e.selects(ev, h, targets, input):
 			x.MatchedAgainst = targets
 			x.Reason, x.Detail = e.whyNotSelected(ev, h, targets)
@@ -92,6 +97,10 @@ func (e *Engine) Explain(event string, input []byte) ([]Explanation, error) {
 			x.MatchedAgainst = targets
 			if why := e.skipReason(h); why != "" {
 				x.Reason, x.Detail = why, skipDetail(why)
+				break
+			}
+			if e.onceSpent(h) {
+				x.Reason, x.Detail = SkipOnce, "a once-only handler of skill "+h.Scope.Name+" that already ran in this session"
 				break
 			}
 			x.Runs = true
@@ -116,7 +125,7 @@ func (e *Engine) Explain(event string, input []byte) ([]Explanation, error) {
 }
 
 func (e *Engine) explainOne(h *Hook, files map[string][]byte) Explanation {
-	x := Explanation{Key: h.Key, Event: h.Event, Source: h.Source, Type: h.Handler.Type}
+	x := Explanation{Key: h.Key, Event: h.Event, Source: h.Source, Type: h.Handler.Type, Scope: h.Scope.ref()}
 	if h.HasMatcher {
 		m := h.Matcher
 		x.Matcher = &m

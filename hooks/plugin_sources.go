@@ -130,13 +130,15 @@ func (e *Engine) pluginScript(h *Hook, script string) string {
 	return plugins.Expand(script, h.Env)
 }
 
-// hookEnv is the environment of h's process: hookd's snapshot and the
-// hook's own variables (a plugin's), then whatever the profile's HookEnv
-// adds or drops (Claude Code's CLAUDE_PROJECT_DIR; Codex adds nothing).
-func (e *Engine) hookEnv(h *Hook) []string {
-	env := make([]string, 0, len(e.env)+len(h.Env)+2)
-	env = append(env, e.env...)
+// hookEnv is the environment of h's process: base (hookd's snapshot, or the
+// login environment when the cache has one) and the hook's own variables (a
+// plugin's), then whatever the profile's HookEnv adds or drops (Claude
+// Code's CLAUDE_PROJECT_DIR; Codex adds nothing).
+func (e *Engine) hookEnv(base []string, h *Hook) []string {
+	env := make([]string, 0, len(base)+len(h.Env)+2)
+	env = append(env, base...)
 	env = append(env, envList(h.Env)...)
+	env = append(env, scopeEnv(h)...)
 	if e.profile.HookEnv != nil {
 		env = e.profile.HookEnv(e, h, env)
 	}

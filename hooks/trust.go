@@ -303,12 +303,13 @@ func (e *Engine) LoadChecked() (Summary, error) {
 		return e.Summary(), errors.Join(r.Fatal...)
 	}
 	e.mu.Lock()
-	e.hooks, e.warnings = r.Hooks, r.Warnings
+	e.hooks, e.byEvent, e.warnings = r.Hooks, indexHooks(r.Hooks), r.Warnings
 	e.sources = sourceReport{Project: r.Project, LeftOut: r.LeftOut}
 	e.mu.Unlock()
 	for k, v := range r.Settings {
 		e.state.SetString(k, v)
 	}
+	e.resolveLoginEnv()
 	return e.summary(r.Hooks, r.Warnings), nil
 }
 

@@ -99,6 +99,9 @@ type Hook struct {
 	// Policy says why a policy keeps this hook from running whatever its
 	// trust ("managedOnly", "hooksDisabled"), or is "".
 	Policy string
+	// Scope limits the hook to one subagent or skill (scope.go); nil for
+	// the whole session.
+	Scope *Scope
 }
 
 // Warning is a discovery or run-time problem reported to the host.
@@ -275,6 +278,8 @@ type HookRun struct {
 	// profiles whose output has them (Soong).
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	Logs     json.RawMessage `json:"logs,omitempty"`
+	// Scope names the agent or skill a scoped hook belongs to.
+	Scope *ScopeRef `json:"scope,omitempty"`
 }
 
 // Skip names a hook that matched but did not run, and why.

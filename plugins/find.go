@@ -101,24 +101,18 @@ func (l *loader) scan(dir string) {
 			continue
 		}
 		// Not a plugin: a marketplace folder of the install cache.
+		// Whether each of its folders is a plugin or holds versions of one
+		// is decided by the concurrent read (candidate.versions).
 		marketplace := filepath.Base(c)
 		plugins, _ := l.subdirs(c, false)
 		for _, p := range plugins {
-			if isPlugin(p) {
-				l.scanned(p, marketplace, filepath.Base(p))
-				continue
-			}
-			if v := l.newestVersion(p); v != "" {
-				l.scanned(v, marketplace, filepath.Base(p))
-			}
+			l.queue = append(l.queue, queued{job: &candidate{c: Config{Root: p, Marketplace: marketplace},
+				fallback: filepath.Base(p), scanned: true, versions: true}})
 		}
 	}
 }
 
 func (l *loader) scanned(root, marketplace, name string) {
-	if l.disabledRoots[realPath(root)] {
-		return
-	}
 	l.add(Config{Root: root, Marketplace: marketplace}, name, true)
 }
 
@@ -150,29 +144,44 @@ func (l *loader) subdirs(dir string, top bool) ([]string, bool) {
 // cache layout, or "" when no child folder holds a manifest. A folder marked
 // orphaned loses to any unmarked one; then the newest version wins (see
 // compareVersions); then the latest modified; then the greater name.
-func (l *loader) newestVersion(pluginDir string) string {
+//
+// It also returns the winner's manifest as findManifest gives it. Orphan
+// markers and modification times are looked up only when there are
+// versions to compare.
+func (l *loader) newestVersion(pluginDir string) (string, foundManifest) {
 	type candidate struct {
 		path, name string
+		found      foundManifest
+		looked     bool
 		orphaned   bool
 		mod        time.Time
+	}
+	look := func(c *candidate) {
+		if c.looked {
+			return
+		}
+		c.looked = true
+		if _, err := os.Stat(filepath.Join(c.path, orphanMarker)); err == nil {
+			c.orphaned = true
+		}
+		if fi, err := os.Stat(c.path); err == nil {
+			c.mod = fi.ModTime()
+		}
 	}
 	versions, _ := l.subdirs(pluginDir, false)
 	var best *candidate
 	for _, v := range versions {
-		if !isPlugin(v) {
+		path, agent := findManifest(v)
+		if path == "" {
 			continue
 		}
-		c := &candidate{path: v, name: filepath.Base(v)}
-		if _, err := os.Stat(filepath.Join(v, orphanMarker)); err == nil {
-			c.orphaned = true
-		}
-		if fi, err := os.Stat(v); err == nil {
-			c.mod = fi.ModTime()
-		}
+		c := &candidate{path: v, name: filepath.Base(v), found: foundManifest{path, agent}}
 		if best == nil {
 			best = c
 			continue
 		}
+		look(c)
+		look(best)
 		newer := false
 		switch cmp := compareVersions(c.name, best.name); {
 		case c.orphaned != best.orphaned:
@@ -189,9 +198,15 @@ func (l *loader) newestVersion(pluginDir string) string {
 		}
 	}
 	if best == nil {
-		return ""
+		return "", foundManifest{}
 	}
-	return best.path
+	return best.path, best.found
+}
+
+// foundManifest is what findManifest said about a folder.
+type foundManifest struct {
+	path  string
+	agent bool
 }
 
 func absClean(p string) string {
@@ -229,5 +244,6 @@ func InstalledRoot(cache, marketplace, name string) string {
 		return ""
 	}
 	var l loader
-	return l.newestVersion(filepath.Join(cache, marketplace, name))
+	root, _ := l.newestVersion(filepath.Join(cache, marketplace, name))
+	return root
 }

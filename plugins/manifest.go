@@ -25,10 +25,17 @@ type manifest struct {
 // identify reads the plugin's manifest far enough to name it. ok is false
 // when the plugin cannot load at all (its manifest is unreadable or
 // malformed), with a warning.
-func (l *loader) identify(c Config, fallbackName string) (*Plugin, manifest, bool) {
+//
+// known is the root's manifest when the caller already looked it up (nil:
+// look it up).
+func (l *loader) identify(c Config, fallbackName string, known *foundManifest) (*Plugin, manifest, bool) {
 	p := &Plugin{Root: absClean(c.Root), Marketplace: marketplaceOr(c.Marketplace), Name: strings.TrimSpace(c.Name)}
 	var m manifest
-	p.Manifest, m.agent = findManifest(p.Root)
+	if known != nil {
+		p.Manifest, m.agent = known.path, known.agent
+	} else {
+		p.Manifest, m.agent = findManifest(p.Root)
+	}
 	if p.Manifest != "" {
 		data, err := readInRoot(p.Root, p.Manifest)
 		if err != nil {

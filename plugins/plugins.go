@@ -3,7 +3,6 @@ package plugins
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/adrg/xdg"
@@ -150,6 +149,15 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 			}
 		}
 	}
+	if opts.InstallCache != "" {
+		l.installCache = realPath(absClean(opts.InstallCache))
+	}
+	// The walk only lists candidates (and its own warnings) in order; their
+	// manifests are read concurrently, then merged in that order, and the
+	// hooks files of the plugins that load are read concurrently too
+	// (load.go). Plugins and warnings come out as reading them one by one
+	// would give them.
+	l.walking = true
 	for _, c := range opts.Plugins {
 		if c.Enabled != nil && !*c.Enabled {
 			continue
@@ -159,13 +167,17 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 	for _, dir := range opts.Dirs {
 		l.scan(absClean(dir))
 	}
+	l.walking = false
+	l.readAll()
+	l.merge()
+	l.readAllHooks()
 	var out []*Plugin
 	for _, f := range l.found {
 		if len(f.others) > 0 {
 			l.warn(f.p.Root, "loading neither plugin %s: the id is claimed by %s and by %s; rename one (its manifest \"name\" or its marketplace) or disable one", f.p.ID(), f.p.RealRoot, strings.Join(f.others, " and by "))
 			continue
 		}
-		l.loadHooks(f.p, f.m)
+		l.warns = append(l.warns, f.hookWarns...)
 		out = append(out, f.p)
 	}
 	return out, l.warns
@@ -179,6 +191,11 @@ type loader struct {
 	// disabledRoots are resolved roots.
 	disabledRoots map[string]bool
 	disabledIDs   map[string]bool
+	// installCache is Options.InstallCache resolved ("" when not given).
+	installCache string
+	// walking: warnings and candidates are queued in walk order (load.go).
+	walking bool
+	queue   []queued
 }
 
 // found is a plugin identified but not loaded yet.
@@ -187,43 +204,38 @@ type found struct {
 	m manifest
 	// others are the other folders claiming the same id.
 	others []string
+	// hookWarns are the warnings reading its hooks gave (load.go).
+	hookWarns []Warning
 }
 
 func (l *loader) warn(source, format string, args ...any) {
-	l.warns = append(l.warns, Warning{Source: source, Message: fmt.Sprintf(format, args...)})
+	w := Warning{Source: source, Message: fmt.Sprintf(format, args...)}
+	if l.walking {
+		l.queue = append(l.queue, queued{warn: &w})
+		return
+	}
+	l.warns = append(l.warns, w)
 }
 
-// add records the plugin at c.Root. A scanned plugin is skipped when an
+// add queues the plugin at c.Root; reading it and recording it are
+// load.go's (candidate, read, merge). A scanned plugin is skipped when an
 // explicit entry disabled its id. The same folder found twice counts once;
 // another folder with the same id marks a conflict. Hooks are read only once
 // every plugin is known (Load), so a plugin that does not load gives no
 // warnings about its hooks.
 func (l *loader) add(c Config, fallbackName string, scanned bool) {
-	p, m, ok := l.identify(c, fallbackName)
-	if !ok || (scanned && l.disabledIDs[p.ID()]) {
-		return
-	}
-	p.RealRoot = realPath(p.Root)
-	p.InstallCache = inInstallCache(l.opts.InstallCache, p)
-	if first, dup := l.byID[p.ID()]; dup {
-		if first.p.RealRoot != p.RealRoot && !slices.Contains(first.others, p.RealRoot) {
-			first.others = append(first.others, p.RealRoot)
-		}
-		return
-	}
-	f := &found{p: p, m: m}
-	l.byID[p.ID()] = f
-	l.found = append(l.found, f)
+	l.queue = append(l.queue, queued{job: &candidate{c: c, fallback: fallbackName, scanned: scanned}})
 }
 
 // inInstallCache reports whether p's resolved root is
 // <cache>/<marketplace>/<name>/<version>: the folder a host installs the
 // plugin with p's id into, so that the folder's place vouches for the id.
+// cache is already resolved.
 func inInstallCache(cache string, p *Plugin) bool {
 	if cache == "" {
 		return false
 	}
-	rel, err := filepath.Rel(realPath(absClean(cache)), p.RealRoot)
+	rel, err := filepath.Rel(cache, p.RealRoot)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return false
 	}

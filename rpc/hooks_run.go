@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	methods["hooks/run"] = method{handle: hooksRun}
+	methods["hooks/run"] = method{handle: hooksRun, quick: hooksRunQuick}
 }
 
 // hooksRun runs one event's hooks. It runs concurrently with other requests and
@@ -20,26 +20,12 @@ func init() {
 // params are read in place with gjson, and input is a slice of them: a
 // decoder would copy an input of tens of MB once or twice more.
 func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
-	p := gjson.Parse(bytesView(params))
-	event, turnID, in := p.Get("event"), p.Get("turnId"), p.Get("input")
-	switch {
-	case event.Type == gjson.Null || event.Type == gjson.String && event.Str == "":
-		return nil, invalidParams("invalid params: field \"event\" is required")
-	case event.Type != gjson.String:
-		return nil, invalidParams("invalid params: field \"event\": expected string, got %s", jsonType(event))
-	case turnID.Exists() && turnID.Type != gjson.String && turnID.Type != gjson.Null:
-		return nil, invalidParams("invalid params: field \"turnId\": expected string, got %s", jsonType(turnID))
-	}
-	var input []byte
-	if in.Exists() && in.Type != gjson.Null {
-		if end := in.Index + len(in.Raw); in.Index > 0 && end <= len(params) {
-			input = params[in.Index:end]
-		} else {
-			input = []byte(in.Raw)
-		}
+	event, turnID, input, err := readHooksRun(params)
+	if err != nil {
+		return nil, err
 	}
 	// Copies: views into params would keep all of them alive.
-	name, turn := strings.Clone(event.Str), strings.Clone(turnID.Str)
+	name, turn := strings.Clone(event), strings.Clone(turnID)
 	params = nil // only input is needed from here on
 	e := s.Engine()
 	res, err := e.Run(ctx, name, input, turn)
@@ -56,6 +42,29 @@ func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
 		return replyThen{v: res, after: func() { s.endSession(e) }}, nil
 	}
 	return res, err
+}
+
+// readHooksRun reads hooks/run params in place: event and turnID are views
+// into params, input a slice of them (nil when absent or null).
+func readHooksRun(params []byte) (event, turnID string, input []byte, err error) {
+	p := gjson.Parse(bytesView(params))
+	ev, turn, in := p.Get("event"), p.Get("turnId"), p.Get("input")
+	switch {
+	case ev.Type == gjson.Null || ev.Type == gjson.String && ev.Str == "":
+		return "", "", nil, invalidParams("invalid params: field \"event\" is required")
+	case ev.Type != gjson.String:
+		return "", "", nil, invalidParams("invalid params: field \"event\": expected string, got %s", jsonType(ev))
+	case turn.Exists() && turn.Type != gjson.String && turn.Type != gjson.Null:
+		return "", "", nil, invalidParams("invalid params: field \"turnId\": expected string, got %s", jsonType(turn))
+	}
+	if in.Exists() && in.Type != gjson.Null {
+		if end := in.Index + len(in.Raw); in.Index > 0 && end <= len(params) {
+			input = params[in.Index:end]
+		} else {
+			input = []byte(in.Raw)
+		}
+	}
+	return ev.Str, turn.Str, input, nil
 }
 
 // jsonType names the JSON type of v for an error message.

@@ -54,8 +54,11 @@ type initializeParams struct {
 		} `json:"project"`
 		Hooks       json.RawMessage `json:"hooks"`
 		BypassTrust *bool           `json:"bypassTrust"`
-		Plugins     []pluginParam   `json:"plugins"`
-		PluginDirs  []string        `json:"pluginDirs"`
+		// LoginEnvCache: resolve a login shell's environment once and run
+		// hooks as $SHELL -c with it (hooks/loginenv.go).
+		LoginEnvCache *bool         `json:"loginEnvCache"`
+		Plugins       []pluginParam `json:"plugins"`
+		PluginDirs    []string      `json:"pluginDirs"`
 		// Settings are extra settings files (claude: Claude Code's
 		// --settings FILE), a layer after the project's.
 		Settings []string `json:"settings"`
@@ -201,6 +204,10 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 	if p.Config.BypassTrust != nil {
 		bypass = *p.Config.BypassTrust
 	}
+	loginEnv := defaults.LoginEnvCache
+	if p.Config.LoginEnvCache != nil {
+		loginEnv = *p.Config.LoginEnvCache
+	}
 	var sessionHooks []byte
 	if h := p.Config.Hooks; len(h) > 0 && string(h) != "null" {
 		if h[0] != '{' {
@@ -254,6 +261,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 		ToolLocations: p.Config.ToolLocations,
 		EnvAllowlist:  p.Config.EnvAllowlist,
 		MaxRunning:    defaults.MaxRunningHooks,
+		LoginEnvCache: loginEnv,
 	}, nil
 }
 

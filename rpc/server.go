@@ -63,6 +63,9 @@ type Options struct {
 	// takes nothing from stdout for that long has stopped reading, and the
 	// session ends as if it had died. 0: no bound (docs/robustness.md).
 	WriteTimeout time.Duration
+	// LoginEnvCache is the default of initialize's config.loginEnvCache
+	// (hookd serve --login-env-cache).
+	LoginEnvCache bool
 }
 
 // DefaultMaxInFlightBytes is Options.MaxInFlightBytes when it is not
@@ -87,6 +90,10 @@ type method struct {
 	// $/cancelRequest, exit and answers to hookd's calls meanwhile. Requests
 	// read after one start only when it has finished (see Handle).
 	serial bool
+	// quick, when set, may answer a concurrent method on the reader
+	// goroutine when it can do so without blocking (hooks/run with no
+	// handler to run; quick.go). ok false: handle runs as usual.
+	quick func(s *Server, params []byte) (result any, ok bool, err error)
 }
 
 // methods is the dispatch table. Each method lives in its own file.
@@ -305,6 +312,9 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	busy := !isClosed(prev)
 	if m.inline && !busy {
 		s.call(s.base, conn, req, m, params, release)
+		return
+	}
+	if m.quick != nil && !busy && s.quickCall(conn, req, m, params, release) {
 		return
 	}
 	var done chan struct{}

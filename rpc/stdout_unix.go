@@ -18,7 +18,7 @@ func ClaimStdout() (*os.File, error) {
 		return nil, fmt.Errorf("duplicate stdout: %w", err)
 	}
 	syscall.CloseOnExec(fd)
-	if err := syscall.Dup2(2, 1); err != nil {
+	if err := dupOnto(2, 1); err != nil {
 		syscall.Close(fd)
 		return nil, fmt.Errorf("point stdout at stderr: %w", err)
 	}

@@ -173,6 +173,7 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 		opts.Plugins = append(append([]hooks.PluginConfig(nil), opts.Plugins...), extra...)
 	}
 	d.claudePlugins(p, opts, enabled)
+	d.scoped(p, opts, home, d.found) // agents and skills (scoped.go)
 	for i, h := range d.Hooks {
 		h.Order = i
 	}
@@ -181,7 +182,11 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 }
 
 // discovery is the engine's discovery run with this host's own steps.
-type discovery struct{ hooks.DiscoveryRun }
+type discovery struct {
+	hooks.DiscoveryRun
+	// found are the plugins loaded, for their agents and skills.
+	found []*plugins.Plugin
+}
 
 // claudeSettingsFile reads one settings file: its hooks are added, the rest
 // is returned. A missing file is the normal case. Claude Code's settings hold
@@ -325,6 +330,7 @@ func (d *discovery) claudePlugins(p *hooks.Profile, opts hooks.DiscoverOptions, 
 	for _, w := range warns {
 		d.Warns = append(d.Warns, hooks.Warning{Source: w.Source, Message: w.Message})
 	}
+	d.found = found
 	for _, pl := range found {
 		if msg := claudePluginFilesProblem(p, pl); msg != "" {
 			d.Warns = append(d.Warns, hooks.Warning{Source: pl.Root, Message: fmt.Sprintf("loading no hooks for plugin %s: %s", pl.ID(), msg)})
@@ -452,12 +458,13 @@ func claudeIdentity(h *hooks.Hook) string {
 // claudeDedupe runs identical handlers from the settings files (managed,
 // user, project, local) once: the first in configuration order. Plugin and
 // session hooks are never merged, with each other or with settings hooks:
-// two plugins may ship the same command on purpose.
+// two plugins may ship the same command on purpose. Agent and skill hooks
+// (scoped.go) stay apart too, as Claude Code keeps them with the session's.
 func claudeDedupe(hs []*hooks.Hook) []*hooks.Hook {
 	seen := map[string]bool{}
 	out := make([]*hooks.Hook, 0, len(hs))
 	for _, h := range hs {
-		if h.Source.Layer != hooks.LayerPlugin && h.Source.Layer != hooks.LayerSession {
+		if h.Source.Layer != hooks.LayerPlugin && h.Source.Layer != hooks.LayerSession && h.Scope == nil {
 			id := claudeIdentity(h)
 			if seen[id] {
 				continue

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookd/hookd/client"
+)
+
+// benchPlugins installs n plugins in the install-cache layout
+// (<marketplace>/<plugin>/<version>/), each with a manifest and a hooks file
+// of two hooks, and returns the folder to scan.
+func benchPlugins(b *testing.B, n int) string {
+	b.Helper()
+	dir := b.TempDir()
+	hooksDoc := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${PLUGIN_ROOT}/check.sh"}]}], "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
+	for i := range n {
+		root := filepath.Join(dir, "market", fmt.Sprintf("plugin%03d", i), "1.0.0")
+		for _, d := range []string{".codex-plugin", "hooks"} {
+			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+		manifest := fmt.Sprintf(`{"name": "plugin%03d", "version": "1.0.0", "description": "benchmark plugin"}`, i)
+		if err := os.WriteFile(filepath.Join(root, ".codex-plugin", "plugin.json"), []byte(manifest), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "hooks", "hooks.json"), []byte(hooksDoc), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// BenchmarkStartup_Initialize200Plugins is spawn → initialize reply of
+// "hookd serve" with 200 plugins installed (400 hooks, none trusted).
+func BenchmarkStartup_Initialize200Plugins(b *testing.B) {
+	benchStartup(b, 200)
+}
+
+// BenchmarkStartup_InitializeNoPlugins is the same with none: the share of
+// the process start and of the session itself.
+func BenchmarkStartup_InitializeNoPlugins(b *testing.B) {
+	benchStartup(b, 0)
+}
+
+func benchStartup(b *testing.B, plugins int) {
+	dir := benchPlugins(b, plugins)
+	home, cwd := b.TempDir(), b.TempDir()
+	b.Setenv("TMPDIR", b.TempDir())
+	bin := benchBin(b)
+	ctx := context.Background()
+	params := map[string]any{"session": map[string]any{"id": "s1", "cwd": cwd},
+		"config": map[string]any{"home": home, "pluginDirs": []string{dir}}}
+	var cpu time.Duration
+	for b.Loop() {
+		c, err := client.Start(ctx, bin, nil, "serve", "--log-level", "error")
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := c.Initialize(ctx, params)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		cpu += procCPU(c.Pid())
+		if !strings.Contains(string(res), fmt.Sprintf(`"installed":%d`, 2*plugins)) {
+			b.Fatalf("initialize: %s", res)
+		}
+		c.Kill()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "hookd-cpu-us/op")
+}
+
+// BenchmarkStartup_Version is the baseline: spawn → exit of "hookd version".
+func BenchmarkStartup_Version(b *testing.B) {
+	bin := benchBin(b)
+	var cpu time.Duration
+	for b.Loop() {
+		cmd := exec.Command(bin, "version")
+		if out, err := cmd.Output(); err != nil || len(out) == 0 {
+			b.Fatalf("hookd version: %v %q", err, out)
+		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "hookd-cpu-us/op")
+}

@@ -1,0 +1,169 @@
+//go:build realhost
+
+package realhost
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/client"
+)
+
+// Issue 17: a skill's frontmatter hooks join the session when the skill is
+// invoked (not before), stay for later tool calls, a once: true handler runs
+// once, and CLAUDE_PLUGIN_ROOT is the skill's folder. Claude Code invokes the
+// skill through its Skill tool; hookd is told with hooks/activateSkill.
+func TestClaude_SkillFrontmatterHooks(t *testing.T) {
+	rec := newRecorder(t)
+	every, once := rec.cmd("every", "", 0), rec.cmd("once", "", 0)
+	r := newClaude(t, rec, map[string]any{})
+	skill := filepath.Join(r.home, ".claude", "skills", "guard")
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	writeFile(t, filepath.Join(skill, "SKILL.md"), "---\nname: guard\ndescription: Guards the shell. Use before running shell commands.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(every)+"\n        - type: command\n          command: "+q(once)+"\n          once: true\n---\nFollow the guard.\n")
+	bash := func(c string) turn { return callTool("Bash", `{"command":"`+c+`","description":"x"}`) }
+	r.model.script = []turn{bash("echo before"), callTool("Skill", `{"skill":"guard"}`), bash("echo after1"), bash("echo after2"), say("finished")}
+	r.exec(t, "run it")
+	cmds := func(name string) string {
+		var out []string
+		for _, c := range rec.calls(name) {
+			out = append(out, gjson.Get(c.stdin, "tool_input.command").Str)
+		}
+		return strings.Join(out, ",")
+	}
+	host := [3]string{cmds("every"), cmds("once"), ""}
+	if cs := rec.calls("every"); len(cs) > 0 {
+		host[2] = cs[0].env["CLAUDE_PLUGIN_ROOT"]
+	}
+
+	rec.reset()
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+	defer cancel()
+	for _, kv := range baseEnv(r.home) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	c, err := client.Start(ctx, hookd(t), io.Discard, "serve", "--log-level", "error")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Kill()
+	if _, err := c.Initialize(ctx, map[string]any{"profile": "claude", "session": map[string]any{"cwd": r.work},
+		"config": map[string]any{"home": filepath.Join(r.home, ".claude")}}); err != nil {
+		t.Fatal(err)
+	}
+	runBash := func(cmd string) {
+		if _, err := c.Run(ctx, "PreToolUse", json.RawMessage(`{"tool_name":"Bash","tool_input":{"command":"`+cmd+`"}}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runBash("echo before")
+	if err := c.Call(ctx, "hooks/activateSkill", map[string]any{"name": "guard"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	runBash("echo after1")
+	runBash("echo after2")
+	ours := [3]string{cmds("every"), cmds("once"), ""}
+	if cs := rec.calls("every"); len(cs) > 0 {
+		ours[2] = cs[0].env["CLAUDE_PLUGIN_ROOT"]
+	}
+	t.Logf("skill hooks, every handler: Claude Code %q, hookd %q", host[0], ours[0])
+	t.Logf("skill hooks, once handler: Claude Code %q, hookd %q", host[1], ours[1])
+	t.Logf("CLAUDE_PLUGIN_ROOT: Claude Code %q, hookd %q (skill folder %s)", host[2], ours[2], skill)
+	if host != ours {
+		t.Errorf("Claude Code %q, hookd %q", host, ours)
+	}
+}
+
+// Issue 17: a user agent's frontmatter hooks run for the tool calls inside
+// that subagent only, and its Stop hook runs as SubagentStop when the
+// subagent finishes; the main agent's calls and Stop do not run them. A
+// settings hook records every event's input; the same inputs, in the same
+// order, go to hookd serve, and both must run the agent's hooks for the same
+// ones.
+func TestClaude_AgentFrontmatterHooks(t *testing.T) {
+	rec := newRecorder(t)
+	pre, stop, all := rec.cmd("agentpre", "", 0), rec.cmd("agentstop", "", 0), rec.cmd("all", "", 0)
+	every := []any{cgroup("-", cmdHandler(all))}
+	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("PreToolUse", every, "SubagentStart", every, "SubagentStop", every, "Stop", every)})
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	writeFile(t, filepath.Join(r.home, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code. Use for reviews.\ntools: Bash\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(pre)+"\n  Stop:\n    - hooks:\n        - type: command\n          command: "+q(stop)+"\n---\nYou review code.\n")
+	bash := func(c string) turn { return callTool("Bash", `{"command":"`+c+`","description":"x"}`) }
+	r.model.script = []turn{callTool("Agent", `{"description":"review","prompt":"review it","subagent_type":"reviewer"}`),
+		bash("echo outside"), say("finished")}
+	// The subagent's requests (its system prompt is the agent's body) get
+	// their own script, whenever they come.
+	var subMu sync.Mutex
+	sub := []turn{bash("echo inside"), say("reviewed")}
+	r.model.side = func(body string) (turn, bool) {
+		if !strings.Contains(body, "You review code.") {
+			return turn{}, false
+		}
+		subMu.Lock()
+		defer subMu.Unlock()
+		if len(sub) == 0 {
+			return say("reviewed"), true
+		}
+		tn := sub[0]
+		sub = sub[1:]
+		return tn, true
+	}
+	r.exec(t, "run it")
+	key := func(stdin string) string {
+		ev := gjson.Get(stdin, "hook_event_name").Str
+		if cmd := gjson.Get(stdin, "tool_input.command").Str; cmd != "" {
+			ev += ":" + cmd
+		}
+		if id := gjson.Get(stdin, "agent_id").Str; id != "" {
+			ev += "@" + gjson.Get(stdin, "agent_type").Str
+		}
+		return ev
+	}
+	cmds := func(name string) string {
+		var out []string
+		for _, c := range rec.calls(name) {
+			out = append(out, key(c.stdin))
+		}
+		return strings.Join(out, ",")
+	}
+	host := [2]string{cmds("agentpre"), cmds("agentstop")}
+	var inputs []string
+	for _, c := range rec.calls("all") {
+		inputs = append(inputs, c.stdin)
+	}
+	t.Logf("events in Claude Code: %s", cmds("all"))
+
+	rec.reset()
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+	defer cancel()
+	for _, kv := range baseEnv(r.home) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	c, err := client.Start(ctx, hookd(t), io.Discard, "serve", "--log-level", "error")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Kill()
+	if _, err := c.Initialize(ctx, map[string]any{"profile": "claude", "session": map[string]any{"cwd": r.work},
+		"config": map[string]any{"home": filepath.Join(r.home, ".claude")}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range inputs {
+		if _, err := c.Run(ctx, gjson.Get(in, "hook_event_name").Str, json.RawMessage(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ours := [2]string{cmds("agentpre"), cmds("agentstop")}
+	t.Logf("agent PreToolUse hook: Claude Code %q, hookd %q", host[0], ours[0])
+	t.Logf("agent Stop hook: Claude Code %q, hookd %q", host[1], ours[1])
+	if host != ours || !strings.Contains(host[0], "echo inside@reviewer") || strings.Contains(host[0], "outside") || !strings.Contains(host[1], "SubagentStop@reviewer") {
+		t.Errorf("Claude Code %q, hookd %q", host, ours)
+	}
+}
