@@ -351,9 +351,15 @@ func (w *Walker) walkGroup(ev *EventRules, gi int, g gjson.Result, path string) 
 			return
 		}
 	}
+	first := len(w.Hooks)
 	w.Handlers(fs, s, "matcher group", func(hi int, h gjson.Result, path string) *Hook {
 		return w.walkHandler(ev, gi, hi, h, path, gm)
 	})
+	if f, ok := fs.Get("sequential"); ok && f.Val.Type == gjson.True {
+		for _, h := range w.Hooks[first:] {
+			h.Sequential = true
+		}
+	}
 }
 
 // Handlers walks a group's "hooks" array and adds the hook read makes of each

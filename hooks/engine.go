@@ -332,14 +332,18 @@ func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
 
 	outs := make([]Outcome, len(run))
 	var wg sync.WaitGroup
+	// in is what the next handler reads: stdin, or in a chained run what
+	// the handlers before made of it (sequential.go).
+	serial, in := e.serialRun(run), stdin
 	for i, h := range run {
 		if h.Handler.Async && !ev.ForceSync {
 			outs[i] = Outcome{Hook: h, Status: StatusStarted}
-			e.startAsync(res.RunID, ev, h, stdin)
+			e.startAsync(res.RunID, ev, h, in)
 			continue
 		}
-		if e.profile.Serial {
-			outs[i] = e.runOne(hctx, res.RunID, ev, h, stdin)
+		if serial {
+			outs[i] = e.runOne(hctx, res.RunID, ev, h, in)
+			in = e.chainInput(ev, in, outs[i])
 			if e.profile.StopAtDeny && outs[i].Block {
 				for _, rest := range run[i+1:] {
 					res.Skipped = append(res.Skipped, Skip{Key: rest.Key, Reason: SkipAfterDeny})

@@ -106,6 +106,11 @@ type Profile struct {
 	// LocationServerApproval). It is asked only when the host declared
 	// locations; "" leaves the hook unlabelled. Nil: no labels.
 	Coverage func(p *Profile, h *Hook, where map[string]string) string
+	// Chain turns on Gemini CLI's sequential groups (sequential.go): when a
+	// selected hook's group says "sequential": true the event's hooks run
+	// one after another, and each gets the input Chain makes of the one
+	// before it and that hook's outcome. Nil: groups never chain.
+	Chain func(ev *EventRules, stdin []byte, o Outcome) []byte
 	// StopAtDeny ends a Serial run at the first handler that denies (its
 	// Outcome.Block): the handlers after it do not run and are reported
 	// skipped with reason "afterDeny" (Soong). False runs them all.

@@ -102,6 +102,9 @@ type Hook struct {
 	// Scope limits the hook to one subagent or skill (scope.go); nil for
 	// the whole session.
 	Scope *Scope
+	// Sequential is set when the hook's matcher group says "sequential":
+	// true; it matters only to a profile with a Chain rule (sequential.go).
+	Sequential bool
 }
 
 // Warning is a discovery or run-time problem reported to the host.

@@ -35,6 +35,7 @@ var Profile = &hooks.Profile{
 	Discover:     discover,
 	Dedupe:       dedupe,
 	PrepareInput: prepareInput,
+	Chain:        chain,
 	QuietFields:  map[string]bool{"sequential": true, "name": true, "description": true, "env": true},
 	ReadHandler:  readHandler,
 	HandlerKinds: map[string]func(e *hooks.Engine) hooks.HandlerKind{hooks.TypeCommand: commandKind},

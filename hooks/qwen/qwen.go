@@ -36,6 +36,7 @@ var Profile = &hooks.Profile{
 	Discover:     discover,
 	Dedupe:       dedupe,
 	PrepareInput: prepareInput,
+	Chain:        chain,
 	AfterCombine: afterCombine,
 	QuietFields: map[string]bool{"sequential": true, "name": true, "description": true, "env": true,
 		"shell": true, "once": true, "url": true, "headers": true, "allowedEnvVars": true, "prompt": true, "model": true},
