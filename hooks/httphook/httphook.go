@@ -45,6 +45,10 @@ type Handler struct {
 type Policy struct {
 	AllowedURLs    []string // allowedHttpHookUrls
 	AllowedEnvVars []string // httpHookAllowedEnvVars
+	// Match reports whether url matches one AllowedURLs pattern, for a host
+	// whose pattern dialect differs from Claude Code's; nil: Claude Code's
+	// ("*" any run of characters, the rest literal, case-sensitive).
+	Match func(pattern, url string) bool
 }
 
 // Result is what one request gave.
@@ -62,7 +66,12 @@ func (p Policy) Allows(url string) bool {
 	if p.AllowedURLs == nil {
 		return true
 	}
-	return slices.ContainsFunc(p.AllowedURLs, func(pat string) bool { return urlPattern(pat).MatchString(url) })
+	return slices.ContainsFunc(p.AllowedURLs, func(pat string) bool {
+		if p.Match != nil {
+			return p.Match(pat, url)
+		}
+		return urlPattern(pat).MatchString(url)
+	})
 }
 
 func urlPattern(pat string) *regexp.Regexp {

@@ -152,14 +152,23 @@ func promptOutput(answer []byte) (string, error) {
 	return string(b), err
 }
 
-func httpKind(*hooks.Engine) hooks.HandlerKind {
+func httpKind(e *hooks.Engine) hooks.HandlerKind {
+	var once onceSet
 	return hooks.HandlerKindFunc(func(ctx context.Context, h *hooks.Hook, stdin []byte) hooks.RawResult {
+		if !once.claim(h) {
+			zero := 0
+			return hooks.RawResult{ExitCode: &zero, Stdout: `{"continue":true}`, Timeout: h.Handler.Limit()}
+		}
+		policy := httpPolicy(e)
+		if !policy.Allows(h.Handler.Command) {
+			return hooks.RawResult{Err: urlRefused(policy), Timeout: h.Handler.Limit()}
+		}
 		headers := map[string]string{}
 		gjson.Parse(h.Env[envHeaders]).ForEach(func(k, v gjson.Result) bool {
 			headers[k.Str] = v.String()
 			return true
 		})
 		hd := httphook.Handler{URL: h.Handler.Command, Headers: headers, AllowedEnvVars: jsonStrings(h.Env[envAllowed])}
-		return httphook.RunRaw(ctx, nil, hd, httphook.Policy{}, stdin, h.Handler.Limit())
+		return httphook.RunRaw(ctx, nil, hd, policy, stdin, h.Handler.Limit())
 	})
 }

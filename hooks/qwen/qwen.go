@@ -60,6 +60,9 @@ const (
 type settingsFile struct {
 	path, layer string
 	disableAll  *bool
+	// httpURLs is security.allowedHttpHookUrls; nil when the file does not
+	// set it.
+	httpURLs []string
 }
 
 type discovery struct{ hooks.DiscoveryRun }
@@ -128,7 +131,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 		d.Warns = append(d.Warns, hooks.Warning{Source: off.path, Message: fmt.Sprintf(
 			"hooks are turned off by disableAllHooks: true in %s", off.path)})
 	}
-	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
+	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, Settings: httpSettings(files)}
 }
 
 // settings reads one settings file's hooks and disableAllHooks. Other keys
@@ -158,6 +161,14 @@ func (d *discovery) settings(p *hooks.Profile, path, layer string) (settingsFile
 		w.WalkHooks(h, "hooks")
 	} else if h.Exists() && h.Type != gjson.Null {
 		w.Warn(hooks.Site{Group: -1, Handler: -1}, h.Index, "hooks", "ignoring field %q in %s: expected an object of hook events", "hooks", path)
+	}
+	if v := root.Get("security.allowedHttpHookUrls"); v.IsArray() {
+		s.httpURLs = []string{}
+		for _, u := range v.Array() {
+			if u.Type == gjson.String {
+				s.httpURLs = append(s.httpURLs, u.Str)
+			}
+		}
 	}
 	if v := root.Get("disableAllHooks"); v.Type == gjson.True || v.Type == gjson.False {
 		b := v.Bool()
@@ -255,6 +266,7 @@ const (
 	envAllowed = "\x00allowedEnvVars"
 	envModel   = "\x00model"
 	envName    = "\x00name"
+	envOnce    = "\x00once"
 )
 
 // readHandler reads what Qwen Code's handlers have besides the walker's
@@ -285,6 +297,9 @@ func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string,
 		}
 		if a := raw.Get("allowedEnvVars"); a.IsArray() {
 			set(envAllowed, a.Raw)
+		}
+		if raw.Get("once").Type == gjson.True {
+			set(envOnce, "true")
 		}
 	case typePrompt:
 		pr := raw.Get("prompt")

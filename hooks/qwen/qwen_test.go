@@ -146,3 +146,23 @@ func TestStop_BlocksAreCappedInARow(t *testing.T) {
 		t.Errorf("got %s, want %s", strings.Join(got, ","), want)
 	}
 }
+
+func TestURLMatch_QwenCodePatternRules(t *testing.T) {
+	cases := []struct {
+		pattern, url string
+		want         bool
+	}{
+		{"https://api.example.com/*", "https://api.example.com/hook", true},
+		{"https://api.example.com/*", "https://apixexample.com/hook", false},
+		{"HTTPS://API.EXAMPLE.COM/*", "https://api.example.com/hook", true},
+		{`https://api\.example\.com/.*`, "https://api.example.com/x", true},
+		{`https://api\.example\.com/v(1|2)`, "https://api.example.com/v2", true},
+		{"https://a.example/(", "https://a.example/(", true},
+		{"https://a.example/", "https://a.example/x", false},
+	}
+	for _, c := range cases {
+		if got := urlMatch(c.pattern, c.url); got != c.want {
+			t.Errorf("urlMatch(%q, %q) = %v, want %v", c.pattern, c.url, got, c.want)
+		}
+	}
+}
