@@ -102,7 +102,8 @@ type discovery struct {
 
 // discover loads the user's hooks folder (<home>/hooks/*.json, home being
 // $COPILOT_HOME or ~/.copilot), the trusted repository's
-// .github/hooks/*.json, a managed hooks file (--managed), the session hooks
+// .github/hooks/*.json, the managed layer (--managed FILE or DIR, else
+// /etc/github-copilot/policy.d/*.json), the session hooks
 // and plugins, in that order; files of one folder in name order.
 // disableAllHooks: true in any of them turns every hook off.
 func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
@@ -119,9 +120,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 			d.settings(filepath.Join(root, ".github", "copilot", name), hooks.LayerProject)
 		}
 	}
-	if opts.Managed != "" {
-		d.file(hooks.AbsClean(opts.Managed), hooks.LayerManaged, nil)
-	}
+	d.managed(opts.Managed)
 	if len(opts.SessionHooks) > 0 {
 		d.value(gjson.ParseBytes(opts.SessionHooks), hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session", nil)
 	}
@@ -131,6 +130,9 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 		h.Enabled = true
 		if h.Trust == "" {
 			h.Trust = hooks.TrustTrusted
+			if h.Source.Layer == hooks.LayerManaged {
+				h.Trust = hooks.TrustManaged
+			}
 		}
 		if d.offFile != "" {
 			h.Policy = hooks.PolicyHooksDisabled
@@ -166,6 +168,27 @@ func (d *discovery) settings(path, layer string) {
 	if h := root.Get("hooks"); h.IsObject() {
 		d.value(h, hooks.Source{Layer: layer, Path: path}, path, map[string]string{"COPILOT_HOOK_DIR": filepath.Dir(path)})
 	}
+}
+
+// policyDir is Copilot CLI's managed policy folder (a string of its
+// runtime, next to its hooks rules).
+const policyDir = "/etc/github-copilot/policy.d"
+
+// managed reads the managed layer: the folder or file --managed names,
+// else the system policy folder. A folder's *.json files are read in name
+// order as hooks files; a missing default folder is the normal case.
+func (d *discovery) managed(path string) {
+	if path == "" {
+		path = policyDir
+	}
+	path = hooks.AbsClean(path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		d.folder(path, hooks.LayerManaged, nil)
+		return
+	} else if path == policyDir {
+		return
+	}
+	d.file(path, hooks.LayerManaged, nil)
 }
 
 // folder reads every *.json file of dir, in name order.
