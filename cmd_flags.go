@@ -87,7 +87,7 @@ func (f *engineFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
 	fs.Var(&f.settings, "settings", "claude: one more settings `file`, a layer after the project's, as Claude Code's --settings (repeatable)")
-	fs.StringVar(&f.managed, "managed", "", "managed policy `file` (codex: requirements.toml with managed hooks, allow_managed_hooks_only, [features]; claude: managed-settings.json)")
+	fs.StringVar(&f.managed, "managed", "", "managed policy `file` (codex: requirements.toml with managed hooks, allow_managed_hooks_only, [features]; claude: managed-settings.json; copilot: a policy folder or one hooks file)")
 	fs.Var(&f.envAllow, "env-allow", "give hooks only these `NAMES` of hookd's environment (comma-separated, repeatable; any profile, over its own rule)")
 	fs.StringVar(&f.hookState, "hook-state", "", `hook state for this invocation only, over the user config's: {"KEY": {"enabled": false, "trusted_hash": "sha256:..."}}`)
 	fs.StringVar(&f.configProfile, "config-profile", "", "the host's configuration profile whose hooks load as a layer (mind: [profiles.NAME.hooks] in the user config.toml)")
