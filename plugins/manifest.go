@@ -233,17 +233,21 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 // realRoot is as for readInRoot.
 func (l *loader) addFile(p *Plugin, realRoot, rel string, isDefault bool) bool {
 	full := filepath.Join(p.Root, filepath.FromSlash(rel))
-	if isDefault {
-		if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
-			return false
-		}
-		if err := escapes(p.Root, realRoot, rel); err != nil {
-			l.warn(full, "ignoring hooks file %s of plugin %s: %v", full, p.ID(), err)
-			return true
-		}
-	}
+	// A file read is one that exists and does not escape (readInRoot
+	// checks both), so the default file's own checks, and their messages,
+	// are needed only when the read fails: the file and its path are
+	// resolved once per plugin, not twice.
 	data, err := readInRoot(p.Root, realRoot, full)
 	if err != nil {
+		if isDefault {
+			if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
+				return false
+			}
+			if err := escapes(p.Root, realRoot, rel); err != nil {
+				l.warn(full, "ignoring hooks file %s of plugin %s: %v", full, p.ID(), err)
+				return true
+			}
+		}
 		l.warn(full, "failed to read plugin hooks config %s: %v", full, pathErr(err))
 		return true
 	}
