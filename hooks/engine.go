@@ -518,7 +518,10 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 		IOGrace:   e.opts.IOGrace,
 		Overflow:  over.write,
 	})
-	raw := RawResult{Stdout: string(r.Stdout), Stderr: string(r.Stderr), Err: r.Err,
+	// The captured buffers belong to this result alone and nothing writes
+	// them again: the strings share them rather than copy up to MaxOutput
+	// (4 MiB by default) of each stream.
+	raw := RawResult{Stdout: view(r.Stdout), Stderr: view(r.Stderr), Err: r.Err,
 		TimedOut: r.TimedOut, Cancelled: r.Cancelled, Timeout: timeout,
 		StdoutDropped: r.StdoutDropped, StderrDropped: r.StderrDropped, Duration: r.Duration}
 	if r.Exited {

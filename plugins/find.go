@@ -32,7 +32,7 @@ const orphanMarker = ".orphaned_at"
 // agent is true when it is an Agent Plugins root plugin.json.
 func findManifest(root string) (path string, agent bool) {
 	rootManifest := filepath.Join(root, "plugin.json")
-	if data, err := readInRoot(root, rootManifest); err == nil {
+	if data, err := readInRoot(root, "", rootManifest); err == nil {
 		schema := gjson.GetBytes(bytes.TrimPrefix(data, utf8BOM), gjson.Escape("$schema"))
 		if schema.Type == gjson.String && isAgentPluginsSchema(schema.Str) {
 			return rootManifest, true

@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -86,11 +87,17 @@ func (l *loader) read(j *candidate) {
 		// Both paths come from the root spelling identify uses.
 		known = &found
 	}
-	real := realPath(absClean(j.c.Root))
+	// The root is resolved once here; identify and loadHooks check the
+	// files they open against this resolution.
+	resolved, err := filepath.EvalSymlinks(absClean(j.c.Root))
+	real := resolved
+	if err != nil {
+		resolved, real = "", absClean(j.c.Root)
+	}
 	if j.scanned && l.disabledRoots[real] {
 		return
 	}
-	p, m, ok := sub.identify(j.c, j.fallback, known)
+	p, m, ok := sub.identify(j.c, j.fallback, known, resolved)
 	if !ok || (j.scanned && l.disabledIDs[p.ID()]) {
 		return
 	}

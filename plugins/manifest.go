@@ -20,6 +20,10 @@ type manifest struct {
 	hooks gjson.Result
 	// agent: an Agent Plugins root plugin.json, which has no hooks.
 	agent bool
+	// realRoot is the plugin root with symlinks resolved once for the
+	// whole load ("" when it could not be: each check resolves it again
+	// and fails as it would have).
+	realRoot string
 }
 
 // identify reads the plugin's manifest far enough to name it. ok is false
@@ -27,17 +31,18 @@ type manifest struct {
 // malformed), with a warning.
 //
 // known is the root's manifest when the caller already looked it up (nil:
-// look it up).
-func (l *loader) identify(c Config, fallbackName string, known *foundManifest) (*Plugin, manifest, bool) {
+// look it up). realRoot is absClean(c.Root) with symlinks resolved ("":
+// not resolved).
+func (l *loader) identify(c Config, fallbackName string, known *foundManifest, realRoot string) (*Plugin, manifest, bool) {
 	p := &Plugin{Root: absClean(c.Root), Marketplace: marketplaceOr(c.Marketplace), Name: strings.TrimSpace(c.Name)}
-	var m manifest
+	m := manifest{realRoot: realRoot}
 	if known != nil {
 		p.Manifest, m.agent = known.path, known.agent
 	} else {
 		p.Manifest, m.agent = findManifest(p.Root)
 	}
 	if p.Manifest != "" {
-		data, err := readInRoot(p.Root, p.Manifest)
+		data, err := readInRoot(p.Root, m.realRoot, p.Manifest)
 		if err != nil {
 			l.warn(p.Manifest, "skipping plugin %s: failed to read plugin manifest %s: %v", p.Root, p.Manifest, pathErr(err))
 			return nil, m, false
@@ -172,7 +177,7 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 	if p.Manifest == "" {
 		// Claude Code's manifest is optional: a folder with only
 		// hooks/hooks.json is a plugin named after the folder.
-		if !l.addFile(p, DefaultHooksFile, true) {
+		if !l.addFile(p, m.realRoot, DefaultHooksFile, true) {
 			l.warn(p.Root, "plugin %s in %s has no manifest (%s) and no %s: it has no hooks", p.ID(), p.Root, strings.Join(manifestPaths, ", "), DefaultHooksFile)
 		}
 		return
@@ -183,7 +188,7 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 	for _, raw := range e.paths {
 		rel, err := checkPath(raw)
 		if err == nil {
-			err = escapes(p.Root, rel)
+			err = escapes(p.Root, m.realRoot, rel)
 		}
 		if err != nil {
 			l.warn(p.Manifest, "ignoring hooks path %q in %s: %v", raw, p.Manifest, err)
@@ -205,18 +210,18 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 			l.warn(p.Manifest, "loading no hooks for plugin %s: Duplicate hooks file detected: %s names ./%s, which always loads; manifest.hooks should only reference additional hook files", p.ID(), p.Manifest, DefaultHooksFile)
 			return
 		}
-		l.addFile(p, DefaultHooksFile, true)
+		l.addFile(p, m.realRoot, DefaultHooksFile, true)
 	default:
 		if allInvalid {
 			l.warn(p.Manifest, "no valid hooks path in %s: loading the default ./%s instead", p.Manifest, DefaultHooksFile)
 		}
 		if !e.present || allInvalid {
-			l.addFile(p, DefaultHooksFile, true)
+			l.addFile(p, m.realRoot, DefaultHooksFile, true)
 			return
 		}
 	}
 	for _, rel := range valid {
-		l.addFile(p, rel, false)
+		l.addFile(p, m.realRoot, rel, false)
 	}
 	for i, obj := range e.inline {
 		l.addInline(p, i, obj)
@@ -225,19 +230,24 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 
 // addFile adds the hooks file root/rel. It reports whether the file exists;
 // a missing default file is the normal case and says nothing.
-func (l *loader) addFile(p *Plugin, rel string, isDefault bool) bool {
+// realRoot is as for readInRoot.
+func (l *loader) addFile(p *Plugin, realRoot, rel string, isDefault bool) bool {
 	full := filepath.Join(p.Root, filepath.FromSlash(rel))
-	if isDefault {
-		if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
-			return false
-		}
-		if err := escapes(p.Root, rel); err != nil {
-			l.warn(full, "ignoring hooks file %s of plugin %s: %v", full, p.ID(), err)
-			return true
-		}
-	}
-	data, err := readInRoot(p.Root, full)
+	// A file read is one that exists and does not escape (readInRoot
+	// checks both), so the default file's own checks, and their messages,
+	// are needed only when the read fails: the file and its path are
+	// resolved once per plugin, not twice.
+	data, err := readInRoot(p.Root, realRoot, full)
 	if err != nil {
+		if isDefault {
+			if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
+				return false
+			}
+			if err := escapes(p.Root, realRoot, rel); err != nil {
+				l.warn(full, "ignoring hooks file %s of plugin %s: %v", full, p.ID(), err)
+				return true
+			}
+		}
 		l.warn(full, "failed to read plugin hooks config %s: %v", full, pathErr(err))
 		return true
 	}
@@ -305,9 +315,9 @@ func checkPath(raw string) (string, error) {
 
 // escapes reports, as an error, whether root/rel leads outside root once
 // symlinks are resolved. A path that does not exist does not escape; reading
-// it fails later with its own message.
-func escapes(root, rel string) error {
-	realRoot, err := filepath.EvalSymlinks(root)
+// it fails later with its own message. realRoot is as for readInRoot.
+func escapes(root, realRoot, rel string) error {
+	realRoot, err := resolveRoot(root, realRoot)
 	if err != nil {
 		return nil
 	}

@@ -19,7 +19,13 @@ import (
 // between a check and the read is read: the open does not block (a FIFO
 // would), the opened file must be a regular file of bounded size, and it must
 // be the very file found at path's resolved location inside root.
-func readInRoot(root, path string) ([]byte, error) {
+//
+// realRoot is root with symlinks resolved, when the caller resolved it
+// already ("": resolve it here). A loader resolves each plugin root once
+// and passes it down: the file is still opened first and the opened file
+// checked, now against the root the plugin was identified by, so a root
+// swapped since then refuses the file rather than reading elsewhere.
+func readInRoot(root, realRoot, path string) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -34,7 +40,7 @@ func readInRoot(root, path string) ([]byte, error) {
 	case opened.Size() > maxFileSize:
 		return nil, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
 	}
-	if err := sameFileInside(root, path, opened); err != nil {
+	if err := sameFileInside(root, realRoot, path, opened); err != nil {
 		return nil, err
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
@@ -45,9 +51,9 @@ func readInRoot(root, path string) ([]byte, error) {
 }
 
 // sameFileInside checks that path resolves to a file inside root and that
-// this file is opened, the one already open.
-func sameFileInside(root, path string, opened os.FileInfo) error {
-	realRoot, err := filepath.EvalSymlinks(root)
+// this file is opened, the one already open. realRoot is as for readInRoot.
+func sameFileInside(root, realRoot, path string, opened os.FileInfo) error {
+	realRoot, err := resolveRoot(root, realRoot)
 	if err != nil {
 		return err
 	}
@@ -67,4 +73,13 @@ func sameFileInside(root, path string, opened os.FileInfo) error {
 		return fmt.Errorf("it changed while being read (now %s)", real)
 	}
 	return nil
+}
+
+// resolveRoot returns realRoot when the caller resolved root already, else
+// root with symlinks resolved.
+func resolveRoot(root, realRoot string) (string, error) {
+	if realRoot != "" {
+		return realRoot, nil
+	}
+	return filepath.EvalSymlinks(root)
 }

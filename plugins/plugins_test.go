@@ -736,14 +736,47 @@ func TestReadInRoot_ChecksTheFileItOpened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sameFileInside(root, path, opened); err != nil {
+	if err := sameFileInside(root, "", path, opened); err != nil {
 		t.Fatalf("unchanged file: %v", err)
 	}
 	// Swapped after the open: what is at the path now is not what was read.
 	if err := os.Rename(filepath.Join(root, "other.json"), path); err != nil {
 		t.Fatal(err)
 	}
-	if err := sameFileInside(root, path, opened); err == nil || !strings.Contains(err.Error(), "changed while being read") {
+	if err := sameFileInside(root, "", path, opened); err == nil || !strings.Contains(err.Error(), "changed while being read") {
 		t.Errorf("swapped file: err %v", err)
+	}
+}
+
+// A root resolved once per load and passed down is what files are checked
+// against: when the root's symlink points elsewhere by the time a file is
+// read, the file is refused, not read from the new place.
+func TestReadInRoot_ChecksAgainstTheRootResolvedBefore(t *testing.T) {
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "first"), filepath.Join(dir, "second")
+	writeTree(t, first, map[string]string{"plugin.json": `{"name": "a"}`})
+	writeTree(t, second, map[string]string{"plugin.json": `{"name": "b"}`})
+	root := filepath.Join(dir, "root")
+	if err := os.Symlink(first, root); err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := readInRoot(root, resolved, filepath.Join(root, "plugin.json")); err != nil || !strings.Contains(string(data), `"a"`) {
+		t.Fatalf("unchanged root: %q, %v", data, err)
+	}
+	if err := os.Remove(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(second, root); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := readInRoot(root, resolved, filepath.Join(root, "plugin.json")); err == nil || !strings.Contains(err.Error(), "outside the plugin root") {
+		t.Errorf("swapped root: read %q, err %v", data, err)
+	}
+	if err := escapes(root, resolved, "plugin.json"); err == nil {
+		t.Error("swapped root: escapes found nothing")
 	}
 }

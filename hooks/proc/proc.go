@@ -44,8 +44,14 @@ const (
 const (
 	// firstChunk is the first capacity given to a stream's kept buffer. Most
 	// hooks print a line of JSON or nothing, so starting small keeps Run cheap;
-	// the buffer doubles from there, never beyond MaxOutput.
+	// the buffer doubles from there up to bigChunk, never beyond MaxOutput.
 	firstChunk = 2 << 10
+	// bigChunk is where doubling stops: a stream that outgrows it gets
+	// MaxOutput at once. Doubling on to MaxOutput would copy the kept bytes
+	// into a buffer twice their size at every step, so a hook printing past
+	// the cap (4 MiB by default) had 2 MiB and 4 MiB live at once plus the
+	// garbage of every earlier step; now the peak is bigChunk plus MaxOutput.
+	bigChunk = 256 << 10
 	// scratchSize is the read size once a stream is past MaxOutput: large
 	// enough to drain a fast writer in few syscalls, small enough to be noise.
 	scratchSize = 32 << 10
@@ -463,15 +469,19 @@ func (c *capture) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// reserve makes room for n more kept bytes, growing geometrically but never
-// past max, so the kept buffer is bounded by MaxOutput, not by append's
-// growth policy.
+// reserve makes room for n more kept bytes, growing geometrically up to
+// bigChunk and then straight to max, so the kept buffer is bounded by
+// MaxOutput, not by append's growth policy.
 func (c *capture) reserve(n int) {
 	need := len(c.buf) + n
 	if need <= cap(c.buf) {
 		return
 	}
-	size := min(max(need, 2*cap(c.buf), firstChunk), c.max)
+	size := max(need, 2*cap(c.buf), firstChunk)
+	if size > bigChunk {
+		size = c.max
+	}
+	size = min(size, c.max)
 	grown := make([]byte, len(c.buf), size)
 	copy(grown, c.buf)
 	c.buf = grown

@@ -1,0 +1,58 @@
+//go:build realhost
+
+package realhost
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCodex_PluginTrustInterop: a plugin in Codex's install cache, reviewed
+// with `hookd trust --all`, runs in the real Codex without
+// --dangerously-bypass-hook-trust; not reviewed, it does not. Both sides
+// compute the same key and hash for an installed plugin's hook (issue 20:
+// trust bound to the plugin folder applies only outside the install cache).
+func TestCodex_PluginTrustInterop(t *testing.T) {
+	for _, reviewed := range []bool{false, true} {
+		rec := newRecorder(t)
+		r := newCodex(t, hooksOf(), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
+		root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
+		writeFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
+		b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.cmd("plug", "", 0))})})
+		writeFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
+		cfg, _ := os.ReadFile(filepath.Join(r.home, "config.toml"))
+		writeFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
+		if reviewed {
+			ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+			out, errOut, err := run(ctx, r.work, append(baseEnv(r.home), "CODEX_HOME="+r.home), "", hookd(t), "trust", "--all", "--home", r.home)
+			cancel()
+			if err != nil {
+				t.Fatalf("hookd trust --all: %v\n%s%s", err, out, errOut)
+			}
+		}
+		// codex exec without --dangerously-bypass-hook-trust: only reviewed
+		// hooks run.
+		bin, err := hostBinary("@openai/codex", codexVersion, "codex")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+		env := append(baseEnv(r.home), "CODEX_HOME="+r.home, "OPENAI_API_KEY=sk-realhost", "RUST_LOG=error")
+		r.stdout, r.stderr, err = run(ctx, r.work, env, "", bin, "exec", "--skip-git-repo-check", "-C", r.work, "run it")
+		cancel()
+		if err != nil {
+			t.Logf("codex exec: %v\n%s\n%s", err, r.stdout, r.stderr)
+		}
+		host := yesNo(len(rec.calls("plug")) > 0)
+		list := hookdList(t, r.home, "--home", r.home, "--cwd", r.work)
+		hd := yesNo(list.Get(`hooks.#(trust=="trusted")`).Exists())
+		what := "an installed plugin's hook, never reviewed, runs"
+		if reviewed {
+			what = "an installed plugin's hook reviewed by hookd trust runs"
+		}
+		record(t, "codex", "trust", what, host, hd)
+	}
+}
