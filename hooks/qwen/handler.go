@@ -160,15 +160,24 @@ func httpKind(e *hooks.Engine) hooks.HandlerKind {
 			return hooks.RawResult{ExitCode: &zero, Stdout: `{"continue":true}`, Timeout: h.Handler.Limit()}
 		}
 		policy := httpPolicy(e)
-		if !policy.Allows(h.Handler.Command) {
-			return hooks.RawResult{Err: urlRefused(policy), Timeout: h.Handler.Limit()}
+		allowedEnv := jsonStrings(h.Env[envAllowed])
+		target, err := guardURL(ctx, h.Handler.Command, allowedEnv, e.State().String(stateHTTPPrivate) == "true", func(u string) error {
+			if !policy.Allows(u) {
+				return urlRefused(policy)
+			}
+			return nil
+		})
+		if err != nil {
+			return hooks.RawResult{Err: err, Timeout: h.Handler.Limit()}
 		}
+		// The allowlist was checked on the url as requested, above.
+		policy.AllowedURLs = nil
 		headers := map[string]string{}
 		gjson.Parse(h.Env[envHeaders]).ForEach(func(k, v gjson.Result) bool {
 			headers[k.Str] = v.String()
 			return true
 		})
-		hd := httphook.Handler{URL: h.Handler.Command, Headers: headers, AllowedEnvVars: jsonStrings(h.Env[envAllowed])}
+		hd := httphook.Handler{URL: target, Headers: headers, AllowedEnvVars: allowedEnv}
 		return httphook.RunRaw(ctx, nil, hd, policy, stdin, h.Handler.Limit())
 	})
 }

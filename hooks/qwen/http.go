@@ -43,16 +43,22 @@ func httpSettings(files []settingsFile) map[string]string {
 		}
 		return nil
 	}
+	private := ""
+	for _, f := range files {
+		if f.allowPrivate {
+			private = "true"
+		}
+	}
 	urls := pick(hooks.LayerManaged, hooks.LayerUser)
 	if urls == nil {
 		urls = pick(hooks.LayerProject)
 	}
 	if len(urls) == 0 {
 		// Set, so that a reload clears a list a file no longer has.
-		return map[string]string{stateHTTPURLs: ""}
+		return map[string]string{stateHTTPURLs: "", stateHTTPPrivate: private}
 	}
 	b, _ := json.Marshal(urls)
-	return map[string]string{stateHTTPURLs: string(b)}
+	return map[string]string{stateHTTPURLs: string(b), stateHTTPPrivate: private}
 }
 
 // httpPolicy is the policy of the engine's session; AllowedURLs is nil when

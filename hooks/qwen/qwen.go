@@ -63,6 +63,9 @@ type settingsFile struct {
 	// httpURLs is security.allowedHttpHookUrls; nil when the file does not
 	// set it.
 	httpURLs []string
+	// allowPrivate is security.allowPrivateNetworkHooks (user and system
+	// settings only).
+	allowPrivate bool
 }
 
 type discovery struct{ hooks.DiscoveryRun }
@@ -161,6 +164,14 @@ func (d *discovery) settings(p *hooks.Profile, path, layer string) (settingsFile
 		w.WalkHooks(h, "hooks")
 	} else if h.Exists() && h.Type != gjson.Null {
 		w.Warn(hooks.Site{Group: -1, Handler: -1}, h.Index, "hooks", "ignoring field %q in %s: expected an object of hook events", "hooks", path)
+	}
+	if v := root.Get("security.allowPrivateNetworkHooks"); v.Type == gjson.True {
+		if layer == hooks.LayerProject {
+			w.Warn(hooks.Site{Group: -1, Handler: -1}, v.Index, "security.allowPrivateNetworkHooks",
+				"ignoring security.allowPrivateNetworkHooks in %s: only user and system settings may let http hooks reach private networks", path)
+		} else {
+			s.allowPrivate = true
+		}
 	}
 	if v := root.Get("security.allowedHttpHookUrls"); v.IsArray() {
 		s.httpURLs = []string{}

@@ -1,0 +1,153 @@
+package qwen
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Qwen Code's SSRF guard on http handlers (urlValidator.ts, ssrfGuard.ts and
+// httpHookRunner.ts in 0.24.4), in the order it applies them:
+//
+//  1. $VAR and ${VAR} in the url are filled in from the environment, only
+//     for names the handler's allowedEnvVars lists (others become "").
+//  2. The url is refused ("URL validation failed: URL is blocked for
+//     security reasons (SSRF protection)") when its host is one of
+//     blockedHosts, or an IP literal that is a cloud metadata address, or,
+//     unless allowPrivateNetworkHooks, a private, CGNAT or link-local one.
+//     Loopback is allowed.
+//  3. The allowedHttpHookUrls patterns (http.go).
+//  4. The host is checked again, and every address it resolves to: a
+//     metadata address is always refused, a private one unless
+//     allowPrivateNetworkHooks. A name that does not resolve passes (the
+//     request then fails on its own).
+//
+// A refused url is never requested; the handler fails without blocking.
+// security.allowPrivateNetworkHooks counts only in user and system settings:
+// a repository cannot lift the guard for itself.
+
+var blockedHosts = []string{
+	"localhost.localdomain", "ip6-localhost", "ip6-loopback",
+	"metadata.google.internal", "169.254.169.254", "metadata.azure.internal",
+}
+
+var metadataIPs = []netip.Addr{netip.MustParseAddr("169.254.169.254"), netip.MustParseAddr("100.100.100.200")}
+
+// stateHTTPPrivate is the State key that is "true" when user or system
+// settings set security.allowPrivateNetworkHooks.
+const stateHTTPPrivate = "qwen.allowPrivateNetworkHooks"
+
+// parseIP reads an IP literal, brackets and an IPv4-mapped form included.
+func parseIP(host string) (netip.Addr, bool) {
+	a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return a.WithZone(""), true
+}
+
+func isMetadata(a netip.Addr) bool { return slices.Contains(metadataIPs, a.Unmap()) }
+
+// isPrivate is ssrfGuard's range check: 0/8, 10/8, 169.254/16,
+// 172.16/12, 100.64/10, 192.168/16, ::, fc00::/7 and fe80::/10 (and their
+// IPv4-mapped forms); loopback is allowed.
+func isPrivate(a netip.Addr) bool {
+	if a.Is4In6() {
+		a = a.Unmap()
+	}
+	if a.Is4() {
+		b := a.As4()
+		switch {
+		case b[0] == 127:
+			return false
+		case b[0] == 0, b[0] == 10, b[0] == 169 && b[1] == 254, b[0] == 172 && b[1] >= 16 && b[1] <= 31,
+			b[0] == 100 && b[1] >= 64 && b[1] <= 127, b[0] == 192 && b[1] == 168:
+			return true
+		}
+		return false
+	}
+	if a == netip.IPv6Loopback() {
+		return false
+	}
+	b := a.As16()
+	return a == netip.IPv6Unspecified() || b[0]&0xfe == 0xfc || b[0] == 0xfe && b[1]&0xc0 == 0x80
+}
+
+// urlBlocked is step 2.
+func urlBlocked(raw string, allowPrivate bool) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return true
+	}
+	host := strings.ToLower(u.Hostname())
+	if slices.Contains(blockedHosts, host) {
+		return true
+	}
+	if a, ok := parseIP(host); ok {
+		return isMetadata(a) || !allowPrivate && isPrivate(a)
+	}
+	return false
+}
+
+// checkResolved is step 4.
+func checkResolved(ctx context.Context, host string, allowPrivate bool) error {
+	if a, ok := parseIP(host); ok {
+		if isMetadata(a) {
+			return fmt.Errorf("HTTP hook blocked: %s is a cloud metadata endpoint", host)
+		}
+		if !allowPrivate && isPrivate(a) {
+			return fmt.Errorf("HTTP hook blocked: %s is in a private/link-local range", host)
+		}
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil
+	}
+	for _, a := range addrs {
+		if isMetadata(a) {
+			return fmt.Errorf("HTTP hook blocked: %s resolves to %s (cloud metadata endpoint)", host, a.Unmap())
+		}
+		if !allowPrivate && isPrivate(a) {
+			return fmt.Errorf("HTTP hook blocked: %s resolves to %s (private/link-local). Loopback (127.0.0.1, ::1) is allowed.", host, a.Unmap())
+		}
+	}
+	return nil
+}
+
+var urlVar = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
+
+// interpolateURL is step 1: allowed names get their value, others "", and
+// CR, LF and NUL are removed.
+func interpolateURL(raw string, allowed []string) string {
+	out := urlVar.ReplaceAllStringFunc(raw, func(m string) string {
+		name := urlVar.FindStringSubmatch(m)[1]
+		if !slices.Contains(allowed, name) {
+			return ""
+		}
+		return os.Getenv(name)
+	})
+	return strings.NewReplacer("\r", "", "\n", "", "\x00", "").Replace(out)
+}
+
+// guardURL runs steps 1, 2 and 4 around the allowlist check (step 3, given
+// as allows) and returns the url to request, or why it is refused.
+func guardURL(ctx context.Context, raw string, allowedEnv []string, allowPrivate bool, allows func(string) error) (string, error) {
+	u := interpolateURL(raw, allowedEnv)
+	if urlBlocked(u, allowPrivate) {
+		return "", fmt.Errorf("URL validation failed: URL is blocked for security reasons (SSRF protection)")
+	}
+	if err := allows(u); err != nil {
+		return "", err
+	}
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return "", fmt.Errorf("URL validation failed: %v", err)
+	}
+	return u, checkResolved(ctx, parsed.Hostname(), allowPrivate)
+}
