@@ -6,6 +6,7 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,7 +161,8 @@ func httpKind(e *hooks.Engine) hooks.HandlerKind {
 			return hooks.RawResult{ExitCode: &zero, Stdout: `{"continue":true}`, Timeout: h.Handler.Limit()}
 		}
 		policy := httpPolicy(e)
-		allowedEnv := jsonStrings(h.Env[envAllowed])
+		// Qwen Code's internal secrets are never filled in, listed or not.
+		allowedEnv := slices.DeleteFunc(jsonStrings(h.Env[envAllowed]), isInternalSecret)
 		target, err := guardURL(ctx, h.Handler.Command, allowedEnv, e.State().String(stateHTTPPrivate) == "true", func(u string) error {
 			if !policy.Allows(u) {
 				return urlRefused(policy)

@@ -20,6 +20,7 @@ import (
 // settings.json scopes and extensions, no review, parallel handlers.
 var Profile = &hooks.Profile{
 	Name:           "qwen",
+	EnvFilter:      envFilter,
 	HomeEnv:        "QWEN_HOME",
 	HomeDir:        ".qwen",
 	ProjectDir:     ".qwen",

@@ -127,7 +127,7 @@ var urlVar = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
 func interpolateURL(raw string, allowed []string) string {
 	out := urlVar.ReplaceAllStringFunc(raw, func(m string) string {
 		name := urlVar.FindStringSubmatch(m)[1]
-		if !slices.Contains(allowed, name) {
+		if !slices.Contains(allowed, name) || isInternalSecret(name) {
 			return ""
 		}
 		return os.Getenv(name)
@@ -150,4 +150,30 @@ func guardURL(ctx context.Context, raw string, allowedEnv []string, allowPrivate
 		return "", fmt.Errorf("URL validation failed: %v", err)
 	}
 	return u, checkResolved(ctx, parsed.Hostname(), allowPrivate)
+}
+
+// internalSecrets are the variables Qwen Code never hands a child process
+// (sanitize-child-env.ts): a hook's environment lacks them, and an http
+// handler's url and headers get "" for them even when allowedEnvVars lists
+// them. Compared case-insensitively.
+var internalSecrets = []string{
+	"QWEN_SERVER_TOKEN", "QWEN_DAEMON_TOKEN", "QWEN_CODE_EXTERNAL_TOOL_GUARD_TOKEN",
+	"QWEN_CODE_PRIVATE_ACP_CAPABILITY",
+}
+
+func isInternalSecret(name string) bool {
+	return slices.Contains(internalSecrets, strings.ToUpper(name))
+}
+
+// envFilter is the profile's EnvFilter: hookd's environment less Qwen Code's
+// internal secrets.
+func envFilter(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !isInternalSecret(name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -70,3 +70,14 @@ func TestInterpolateURL_OnlyAllowedNames(t *testing.T) {
 		t.Error("a name allowedEnvVars does not list leaked into the url")
 	}
 }
+
+func TestEnvFilter_DropsQwenCodesInternalSecrets(t *testing.T) {
+	got := envFilter([]string{"PATH=/bin", "QWEN_SERVER_TOKEN=a", "qwen_daemon_token=b", "QWEN_CODE_PRIVATE_ACP_CAPABILITY=c", "QWEN_HOME=/q"})
+	if strings.Join(got, " ") != "PATH=/bin QWEN_HOME=/q" {
+		t.Errorf("envFilter = %q", got)
+	}
+	t.Setenv("QWEN_SERVER_TOKEN", "tok")
+	if got := interpolateURL("http://h/$QWEN_SERVER_TOKEN", []string{"QWEN_SERVER_TOKEN"}); got != "http://h/" {
+		t.Errorf("an internal secret reached the url: %q", got)
+	}
+}
