@@ -378,24 +378,11 @@ func dedupe(list []*hooks.Hook) []*hooks.Hook {
 // prepareInput adds the ISO timestamp every input carries, right after
 // hook_event_name as the host writes it, when the host did not give one.
 func prepareInput(_ *hooks.EventRules, input []byte, _ hooks.Session) []byte {
-	in := gjson.ParseBytes(input)
-	if in.Get("timestamp").Exists() {
+	if gjson.GetBytes(input, "timestamp").Exists() {
 		return input
 	}
 	ts, _ := json.Marshal(time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-	out := make([]byte, 0, len(input)+40)
-	out = append(out, '{')
-	in.ForEach(func(k, v gjson.Result) bool {
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(append(append(out, k.Raw...), ':'), v.Raw...)
-		if k.Str == "hook_event_name" {
-			out = append(append(out, `,"timestamp":`...), ts...)
-		}
-		return true
-	})
-	return append(out, '}')
+	return hooks.InsertFieldAfter(input, "hook_event_name", "timestamp", ts)
 }
 
 // stopCap is how many Stop blocks in a row Qwen Code honours
