@@ -234,37 +234,21 @@ func stripComments(data []byte) []byte {
 // hooks/hooks.json holds a top-level "hooks" object; ${extensionPath},
 // ${workspacePath} and ${/} in its strings are filled in.
 func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, home string) {
-	var roots []string
-	for _, pl := range opts.Plugins {
-		if pl.Enabled == nil || *pl.Enabled {
-			roots = append(roots, pl.Root)
+	roots := hooks.ExtensionRoots(opts, home, func(root string) string {
+		if _, err := os.Stat(filepath.Join(root, extensionFile)); err == nil {
+			return root
 		}
-	}
-	dirs := opts.PluginDirs
-	if home != "" {
-		dirs = append([]string{filepath.Join(home, "extensions")}, dirs...)
-	}
-	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			root := filepath.Join(dir, e.Name())
-			if _, err := os.Stat(filepath.Join(root, extensionFile)); err == nil {
-				roots = append(roots, root)
-				continue
-			}
-			if data, err := hooks.ReadConfigFile(filepath.Join(root, installFile)); err == nil {
-				if src := gjson.GetBytes(data, "source").Str; src != "" {
-					if !filepath.IsAbs(src) {
-						src = filepath.Join(root, src)
-					}
-					roots = append(roots, src)
+		// A linked extension: its install record names the source folder.
+		if data, err := hooks.ReadConfigFile(filepath.Join(root, installFile)); err == nil {
+			if src := gjson.GetBytes(data, "source").Str; src != "" {
+				if !filepath.IsAbs(src) {
+					src = filepath.Join(root, src)
 				}
+				return src
 			}
 		}
-	}
+		return ""
+	})
 	workspace := opts.ProjectRoot
 	for _, root := range roots {
 		root = hooks.AbsClean(root)

@@ -196,28 +196,12 @@ func (d *discovery) settings(p *hooks.Profile, path, layer string) (settingsFile
 // first, else <ext>/hooks/hooks.json ({"hooks": {...}} or the bare map).
 // ${CLAUDE_PLUGIN_ROOT} in commands becomes the extension folder.
 func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, home string) {
-	var roots []string
-	for _, pl := range opts.Plugins {
-		if pl.Enabled == nil || *pl.Enabled {
-			roots = append(roots, pl.Root)
+	roots := hooks.ExtensionRoots(opts, home, func(root string) string {
+		if _, err := os.Stat(filepath.Join(root, extensionFile)); err == nil {
+			return root
 		}
-	}
-	dirs := opts.PluginDirs
-	if home != "" {
-		dirs = append([]string{filepath.Join(home, "extensions")}, dirs...)
-	}
-	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			root := filepath.Join(dir, e.Name())
-			if _, err := os.Stat(filepath.Join(root, extensionFile)); err == nil {
-				roots = append(roots, root)
-			}
-		}
-	}
+		return ""
+	})
 	for _, root := range roots {
 		root = hooks.AbsClean(root)
 		manifest := filepath.Join(root, extensionFile)
