@@ -1,6 +1,10 @@
 package hooks
 
-import "github.com/tidwall/gjson"
+import (
+	"time"
+
+	"github.com/tidwall/gjson"
+)
 
 // InsertFieldAfter returns the JSON object input with "name": raw added right
 // after the member named after (at the end when input has none), keeping
@@ -31,4 +35,17 @@ func InsertFieldAfter(input []byte, after, name string, raw []byte) []byte {
 		out = append(append(append(out, key...), ':'), raw...)
 	}
 	return append(out, '}')
+}
+
+// TimestampAfter returns a Profile.PrepareInput that adds the ISO 8601 UTC
+// time as "timestamp" right after the member named after, unless the host
+// gave one (Gemini CLI and Qwen Code write it after hook_event_name).
+func TimestampAfter(after string) func(*EventRules, []byte, Session) []byte {
+	return func(_ *EventRules, input []byte, _ Session) []byte {
+		if gjson.GetBytes(input, "timestamp").Exists() {
+			return input
+		}
+		ts := gjson.AppendJSONString(nil, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+		return InsertFieldAfter(input, after, "timestamp", ts)
+	}
 }

@@ -460,21 +460,12 @@ func claudeIdentity(h *hooks.Hook) string {
 // session hooks are never merged, with each other or with settings hooks:
 // two plugins may ship the same command on purpose. Agent and skill hooks
 // (scoped.go) stay apart too, as Claude Code keeps them with the session's.
-func claudeDedupe(hs []*hooks.Hook) []*hooks.Hook {
-	seen := map[string]bool{}
-	out := make([]*hooks.Hook, 0, len(hs))
-	for _, h := range hs {
-		if h.Source.Layer != hooks.LayerPlugin && h.Source.Layer != hooks.LayerSession && h.Scope == nil {
-			id := claudeIdentity(h)
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-		}
-		out = append(out, h)
+var claudeDedupe = hooks.DedupeBy(func(h *hooks.Hook) string {
+	if h.Source.Layer == hooks.LayerPlugin || h.Source.Layer == hooks.LayerSession || h.Scope != nil {
+		return ""
 	}
-	return out
-}
+	return claudeIdentity(h)
+})
 
 // claudeDefaultStopCap is how many Stop blocks in a row Claude Code honours
 // before it lets the agent stop anyway.

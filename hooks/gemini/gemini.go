@@ -332,29 +332,11 @@ func (d *discovery) finish(files []settingsFile) {
 
 // dedupe runs hooks with the same name and command once, the first in
 // configuration order, as Gemini CLI's planner does.
-func dedupe(list []*hooks.Hook) []*hooks.Hook {
-	seen := map[string]bool{}
-	out := make([]*hooks.Hook, 0, len(list))
-	for _, h := range list {
-		id := hookName(h) + ":" + h.Handler.Command
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		out = append(out, h)
-	}
-	return out
-}
+var dedupe = hooks.DedupeBy(func(h *hooks.Hook) string { return hookName(h) + ":" + h.Handler.Command })
 
 // prepareInput adds the ISO timestamp every input carries, right after
 // hook_event_name as the host writes it, when the host did not give one.
-func prepareInput(_ *hooks.EventRules, input []byte, _ hooks.Session) []byte {
-	if gjson.GetBytes(input, "timestamp").Exists() {
-		return input
-	}
-	ts, _ := json.Marshal(time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-	return hooks.InsertFieldAfter(input, "hook_event_name", "timestamp", ts)
-}
+var prepareInput = hooks.TimestampAfter("hook_event_name")
 
 // projectVars are the variables Gemini CLI gives every hook and replaces in
 // the command text (the bare $NAME form, shell-quoted) before bash runs it.

@@ -345,29 +345,11 @@ func shellQuote(s string) string {
 
 // dedupe runs identical handlers once (getHookKey: name and command, url or
 // prompt), the first in configuration order.
-func dedupe(list []*hooks.Hook) []*hooks.Hook {
-	seen := map[string]bool{}
-	out := make([]*hooks.Hook, 0, len(list))
-	for _, h := range list {
-		id := h.Handler.Type + "\x00" + h.Env[envName] + ":" + h.Handler.Command
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		out = append(out, h)
-	}
-	return out
-}
+var dedupe = hooks.DedupeBy(func(h *hooks.Hook) string { return h.Handler.Type + "\x00" + h.Env[envName] + ":" + h.Handler.Command })
 
 // prepareInput adds the ISO timestamp every input carries, right after
 // hook_event_name as the host writes it, when the host did not give one.
-func prepareInput(_ *hooks.EventRules, input []byte, _ hooks.Session) []byte {
-	if gjson.GetBytes(input, "timestamp").Exists() {
-		return input
-	}
-	ts, _ := json.Marshal(time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
-	return hooks.InsertFieldAfter(input, "hook_event_name", "timestamp", ts)
-}
+var prepareInput = hooks.TimestampAfter("hook_event_name")
 
 // stopCap is how many Stop blocks in a row Qwen Code honours
 // (stopHookBlockingCap, QWEN_CODE_STOP_HOOK_BLOCK_CAP; 8).
