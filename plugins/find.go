@@ -31,20 +31,15 @@ const orphanMarker = ".orphaned_at"
 // findManifest returns the path of root's manifest, or "" when it has none.
 // agent is true when it is an Agent Plugins root plugin.json.
 func findManifest(root string) (path string, agent bool) {
-	rootManifest := filepath.Join(root, "plugin.json")
-	if data, err := readInRoot(root, "", rootManifest); err == nil {
-		schema := gjson.GetBytes(bytes.TrimPrefix(data, utf8BOM), gjson.Escape("$schema"))
-		if schema.Type == gjson.String && isAgentPluginsSchema(schema.Str) {
-			return rootManifest, true
-		}
-	}
-	for _, rel := range manifestPaths {
-		p := filepath.Join(root, rel)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p, false
-		}
-	}
-	return "", false
+	path, agent, _ = byPath(root).findManifest()
+	return path, agent
+}
+
+// isAgentManifest reports whether data, a root plugin.json, is an Agent
+// Plugins manifest.
+func isAgentManifest(data []byte) bool {
+	schema := gjson.GetBytes(bytes.TrimPrefix(data, utf8BOM), gjson.Escape("$schema"))
+	return schema.Type == gjson.String && isAgentPluginsSchema(schema.Str)
 }
 
 // maxFileSize bounds what is read of a manifest or hooks file: real ones are
@@ -120,6 +115,15 @@ func (l *loader) scanned(root, marketplace, name string) {
 // without hidden ones. A missing top-level folder is not worth a warning: a
 // host may name the install cache before anything is installed.
 func (l *loader) subdirs(dir string, top bool) ([]string, bool) {
+	entries, ok := l.list(dir, top)
+	if !ok {
+		return nil, false
+	}
+	return childDirs(dir, entries), true
+}
+
+// list reads dir's entries, with subdirs' warning when it cannot.
+func (l *loader) list(dir string, top bool) ([]os.DirEntry, bool) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if !top || !errors.Is(err, fs.ErrNotExist) {
@@ -127,55 +131,83 @@ func (l *loader) subdirs(dir string, top bool) ([]string, bool) {
 		}
 		return nil, false
 	}
+	return entries, true
+}
+
+// childDirs are the folders among dir's entries, as subdirs gives them. An
+// entry the listing says is a folder needs no stat; a symlink (or an entry
+// of unknown type) is stat'ed, so a link to a folder counts.
+func childDirs(dir string, entries []os.DirEntry) []string {
 	var out []string
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		switch t := e.Type(); {
+		case t.IsDir():
 			out = append(out, p)
+		case t.IsRegular():
+		default:
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				out = append(out, p)
+			}
 		}
 	}
-	return out, true
+	return out
+}
+
+// mayHoldManifest reports whether a folder with these entries can have a
+// manifest of its own: findManifest looks for nothing else at its top.
+func mayHoldManifest(entries []os.DirEntry) bool {
+	for _, e := range entries {
+		switch e.Name() {
+		case "plugin.json", ".codex-plugin", ".claude-plugin", ".cursor-plugin":
+			return true
+		}
+	}
+	return false
 }
 
 // newestVersion picks the plugin's current version folder in the install
-// cache layout, or "" when no child folder holds a manifest. A folder marked
-// orphaned loses to any unmarked one; then the newest version wins (see
-// compareVersions); then the latest modified; then the greater name.
+// cache layout, among the folders of pluginDir's entries, or nil when no
+// child folder holds a manifest. A folder marked orphaned loses to any
+// unmarked one; then the newest version wins (see compareVersions); then
+// the latest modified; then the greater name.
 //
-// It also returns the winner's manifest as findManifest gives it. Orphan
-// markers and modification times are looked up only when there are
-// versions to compare.
-func (l *loader) newestVersion(pluginDir string) (string, foundManifest) {
+// The winner comes back open (close it), with its manifest as findManifest
+// gives it. Orphan markers and modification times are looked up only when
+// there are versions to compare.
+func newestVersion(pluginDir string, entries []os.DirEntry) (*rootDir, foundManifest) {
 	type candidate struct {
-		path, name string
-		found      foundManifest
-		looked     bool
-		orphaned   bool
-		mod        time.Time
+		dir      *rootDir
+		name     string
+		found    foundManifest
+		looked   bool
+		orphaned bool
+		mod      time.Time
 	}
 	look := func(c *candidate) {
 		if c.looked {
 			return
 		}
 		c.looked = true
-		if _, err := os.Stat(filepath.Join(c.path, orphanMarker)); err == nil {
+		if _, err := os.Stat(filepath.Join(c.dir.path, orphanMarker)); err == nil {
 			c.orphaned = true
 		}
-		if fi, err := os.Stat(c.path); err == nil {
+		if fi, err := os.Stat(c.dir.path); err == nil {
 			c.mod = fi.ModTime()
 		}
 	}
-	versions, _ := l.subdirs(pluginDir, false)
 	var best *candidate
-	for _, v := range versions {
-		path, agent := findManifest(v)
+	for _, v := range childDirs(pluginDir, entries) {
+		d := openRoot(v)
+		path, agent, data := d.findManifest()
 		if path == "" {
+			d.close()
 			continue
 		}
-		c := &candidate{path: v, name: filepath.Base(v), found: foundManifest{path, agent}}
+		c := &candidate{dir: d, name: filepath.Base(v), found: foundManifest{path, agent, data}}
 		if best == nil {
 			best = c
 			continue
@@ -194,19 +226,24 @@ func (l *loader) newestVersion(pluginDir string) (string, foundManifest) {
 			newer = c.name > best.name
 		}
 		if newer {
+			best.dir.close()
 			best = c
+		} else {
+			c.dir.close()
 		}
 	}
 	if best == nil {
-		return "", foundManifest{}
+		return nil, foundManifest{}
 	}
-	return best.path, best.found
+	return best.dir, best.found
 }
 
 // foundManifest is what findManifest said about a folder.
 type foundManifest struct {
 	path  string
 	agent bool
+	// data is the manifest when finding it read it (nil: read it again).
+	data []byte
 }
 
 func absClean(p string) string {
@@ -243,7 +280,15 @@ func InstalledRoot(cache, marketplace, name string) string {
 	if marketplace == "" || name == "" || strings.ContainsAny(marketplace+name, `/\`) || marketplace == ".." || name == ".." {
 		return ""
 	}
-	var l loader
-	root, _ := l.newestVersion(filepath.Join(cache, marketplace, name))
-	return root
+	dir := filepath.Join(cache, marketplace, name)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	d, _ := newestVersion(dir, entries)
+	if d == nil {
+		return ""
+	}
+	d.close()
+	return d.path
 }

@@ -1,22 +1,22 @@
 package plugins
 
 import (
-	"path/filepath"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
 )
 
-// Load works in four steps. The walk of Options.Plugins and Options.Dirs
+// Load works in three steps. The walk of Options.Plugins and Options.Dirs
 // lists candidate plugin folders, and its own warnings, in order; it reads
-// folders but no manifest. Each candidate is then identified on its own
-// (newest version, manifest, resolved root), concurrently. The results are
+// folders but no manifest. Each candidate is then read on its own,
+// concurrently: its folder opened once (dir.go), its newest version, its
+// manifest and, unless it cannot load, its hooks files. The results are
 // merged in walk order, which decides the plugins found and the ids claimed
-// twice. Last, the hooks files of the plugins that load are read, again
-// concurrently, and their warnings kept in order. With hundreds of plugins
-// installed this is most of initialize's time, and nearly all of it is
-// system calls; the order of plugins and warnings is exactly that of
-// reading one plugin after the other.
+// twice; a plugin that does not load reports nothing about its hooks. With
+// hundreds of plugins installed this is most of initialize's time, and
+// nearly all of it is system calls; the plugins and warnings are exactly
+// those of reading one plugin after the other.
 
 // queued is one entry of the walk: a warning or a candidate.
 type queued struct {
@@ -37,7 +37,9 @@ type candidate struct {
 	warns []Warning
 	// plugin is nil when the candidate does not load.
 	plugin *Plugin
-	m      manifest
+	// hookWarns are what reading its hooks gave: reported only if it
+	// loads.
+	hookWarns []Warning
 }
 
 // maxReaders bounds the concurrent reads.
@@ -68,42 +70,66 @@ func (l *loader) readAll() {
 	})
 }
 
-// read identifies one candidate. It touches only the loader's read-only
-// settings; warnings go to the candidate.
+// read identifies one candidate and, when it may load, reads its hooks. It
+// touches only the loader's read-only settings; warnings go to the
+// candidate (identify's always reported, the hooks' only if it loads).
 func (l *loader) read(j *candidate) {
 	sub := &loader{opts: l.opts}
 	defer func() { j.warns = sub.warns }()
+	// The root is opened and resolved once here; identify and loadHooks
+	// read its files through it and check them against this resolution.
+	var d *rootDir
 	var known *foundManifest
 	if j.versions {
-		path, agent := findManifest(j.c.Root)
-		found := foundManifest{path, agent}
-		if path == "" {
-			var v string
-			if v, found = sub.newestVersion(j.c.Root); v == "" {
-				return
-			}
-			j.c.Root = v
+		d, known = l.versionRoot(sub, j)
+		if d == nil {
+			return
 		}
-		// Both paths come from the root spelling identify uses.
-		known = &found
+	} else {
+		d = openRoot(absClean(j.c.Root))
 	}
-	// The root is resolved once here; identify and loadHooks check the
-	// files they open against this resolution.
-	resolved, err := filepath.EvalSymlinks(absClean(j.c.Root))
-	real := resolved
-	if err != nil {
-		resolved, real = "", absClean(j.c.Root)
-	}
+	defer d.close()
+	real := d.realOr()
 	if j.scanned && l.disabledRoots[real] {
 		return
 	}
-	p, m, ok := sub.identify(j.c, j.fallback, known, resolved)
+	p, m, ok := sub.identify(j.c, j.fallback, known, d)
 	if !ok || (j.scanned && l.disabledIDs[p.ID()]) {
 		return
 	}
 	p.RealRoot = real
 	p.InstallCache = inInstallCache(l.installCache, p)
-	j.plugin, j.m = p, m
+	hooks := &loader{opts: l.opts}
+	hooks.loadHooks(p, m)
+	j.plugin, j.hookWarns = p, hooks.warns
+}
+
+// versionRoot opens the plugin of an install-cache plugin folder: the
+// folder itself when it has a manifest, else its newest version (j.c.Root
+// is then that version's folder). nil: no plugin there.
+func (l *loader) versionRoot(sub *loader, j *candidate) (*rootDir, *foundManifest) {
+	root := absClean(j.c.Root)
+	entries, err := os.ReadDir(root)
+	if err != nil || mayHoldManifest(entries) {
+		// The folder may be a plugin itself (an unlistable folder may
+		// still hold a manifest): look it up as a plugin first.
+		d := openRoot(root)
+		if path, agent, data := d.findManifest(); path != "" {
+			return d, &foundManifest{path, agent, data}
+		}
+		d.close()
+		if err != nil {
+			// Listing it again gives the warning.
+			sub.list(root, false)
+			return nil, nil
+		}
+	}
+	d, found := newestVersion(root, entries)
+	if d == nil {
+		return nil, nil
+	}
+	j.c.Root = d.path
+	return d, &found
 }
 
 // merge records the candidates in walk order: warnings as they came, one
@@ -126,23 +152,9 @@ func (l *loader) merge() {
 			}
 			continue
 		}
-		f := &found{p: p, m: j.m}
+		f := &found{p: p, hookWarns: j.hookWarns}
 		l.byID[p.ID()] = f
 		l.found = append(l.found, f)
 	}
 	l.queue = nil
-}
-
-// readAllHooks reads the hooks of every plugin that loads, concurrently;
-// each keeps its warnings for Load to report in order.
-func (l *loader) readAllHooks() {
-	each(len(l.found), func(i int) {
-		f := l.found[i]
-		if len(f.others) > 0 {
-			return
-		}
-		sub := &loader{opts: l.opts}
-		sub.loadHooks(f.p, f.m)
-		f.hookWarns = sub.warns
-	})
 }

@@ -20,10 +20,9 @@ type manifest struct {
 	hooks gjson.Result
 	// agent: an Agent Plugins root plugin.json, which has no hooks.
 	agent bool
-	// realRoot is the plugin root with symlinks resolved once for the
-	// whole load ("" when it could not be: each check resolves it again
-	// and fails as it would have).
-	realRoot string
+	// dir is the plugin root, opened and resolved once for the whole
+	// load: its files are read through it.
+	dir *rootDir
 }
 
 // identify reads the plugin's manifest far enough to name it. ok is false
@@ -31,21 +30,23 @@ type manifest struct {
 // malformed), with a warning.
 //
 // known is the root's manifest when the caller already looked it up (nil:
-// look it up). realRoot is absClean(c.Root) with symlinks resolved ("":
-// not resolved).
-func (l *loader) identify(c Config, fallbackName string, known *foundManifest, realRoot string) (*Plugin, manifest, bool) {
+// look it up). d is absClean(c.Root), opened.
+func (l *loader) identify(c Config, fallbackName string, known *foundManifest, d *rootDir) (*Plugin, manifest, bool) {
 	p := &Plugin{Root: absClean(c.Root), Marketplace: marketplaceOr(c.Marketplace), Name: strings.TrimSpace(c.Name)}
-	m := manifest{realRoot: realRoot}
+	m := manifest{dir: d}
+	var data []byte
 	if known != nil {
-		p.Manifest, m.agent = known.path, known.agent
+		p.Manifest, m.agent, data = known.path, known.agent, known.data
 	} else {
-		p.Manifest, m.agent = findManifest(p.Root)
+		p.Manifest, m.agent, data = d.findManifest()
 	}
 	if p.Manifest != "" {
-		data, err := readInRoot(p.Root, m.realRoot, p.Manifest)
-		if err != nil {
-			l.warn(p.Manifest, "skipping plugin %s: failed to read plugin manifest %s: %v", p.Root, p.Manifest, pathErr(err))
-			return nil, m, false
+		if data == nil {
+			var err error
+			if data, err = d.read(p.Manifest); err != nil {
+				l.warn(p.Manifest, "skipping plugin %s: failed to read plugin manifest %s: %v", p.Root, p.Manifest, pathErr(err))
+				return nil, m, false
+			}
 		}
 		data = bytes.TrimPrefix(data, utf8BOM)
 		if msg := jsonProblem(data); msg != "" {
@@ -177,7 +178,7 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 	if p.Manifest == "" {
 		// Claude Code's manifest is optional: a folder with only
 		// hooks/hooks.json is a plugin named after the folder.
-		if !l.addFile(p, m.realRoot, DefaultHooksFile, true) {
+		if !l.addFile(p, m.dir, DefaultHooksFile, true) {
 			l.warn(p.Root, "plugin %s in %s has no manifest (%s) and no %s: it has no hooks", p.ID(), p.Root, strings.Join(manifestPaths, ", "), DefaultHooksFile)
 		}
 		return
@@ -188,7 +189,7 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 	for _, raw := range e.paths {
 		rel, err := checkPath(raw)
 		if err == nil {
-			err = escapes(p.Root, m.realRoot, rel)
+			err = m.dir.escapes(rel)
 		}
 		if err != nil {
 			l.warn(p.Manifest, "ignoring hooks path %q in %s: %v", raw, p.Manifest, err)
@@ -210,40 +211,40 @@ func (l *loader) loadHooks(p *Plugin, m manifest) {
 			l.warn(p.Manifest, "loading no hooks for plugin %s: Duplicate hooks file detected: %s names ./%s, which always loads; manifest.hooks should only reference additional hook files", p.ID(), p.Manifest, DefaultHooksFile)
 			return
 		}
-		l.addFile(p, m.realRoot, DefaultHooksFile, true)
+		l.addFile(p, m.dir, DefaultHooksFile, true)
 	default:
 		if allInvalid {
 			l.warn(p.Manifest, "no valid hooks path in %s: loading the default ./%s instead", p.Manifest, DefaultHooksFile)
 		}
 		if !e.present || allInvalid {
-			l.addFile(p, m.realRoot, DefaultHooksFile, true)
+			l.addFile(p, m.dir, DefaultHooksFile, true)
 			return
 		}
 	}
 	for _, rel := range valid {
-		l.addFile(p, m.realRoot, rel, false)
+		l.addFile(p, m.dir, rel, false)
 	}
 	for i, obj := range e.inline {
 		l.addInline(p, i, obj)
 	}
 }
 
-// addFile adds the hooks file root/rel. It reports whether the file exists;
-// a missing default file is the normal case and says nothing.
-// realRoot is as for readInRoot.
-func (l *loader) addFile(p *Plugin, realRoot, rel string, isDefault bool) bool {
+// addFile adds the hooks file root/rel, read through d (the root). It
+// reports whether the file exists; a missing default file is the normal
+// case and says nothing.
+func (l *loader) addFile(p *Plugin, d *rootDir, rel string, isDefault bool) bool {
 	full := filepath.Join(p.Root, filepath.FromSlash(rel))
 	// A file read is one that exists and does not escape (readInRoot
 	// checks both), so the default file's own checks, and their messages,
 	// are needed only when the read fails: the file and its path are
 	// resolved once per plugin, not twice.
-	data, err := readInRoot(p.Root, realRoot, full)
+	data, err := d.read(full)
 	if err != nil {
 		if isDefault {
 			if _, err := os.Lstat(full); errors.Is(err, fs.ErrNotExist) {
 				return false
 			}
-			if err := escapes(p.Root, realRoot, rel); err != nil {
+			if err := d.escapes(rel); err != nil {
 				l.warn(full, "ignoring hooks file %s of plugin %s: %v", full, p.ID(), err)
 				return true
 			}

@@ -170,7 +170,6 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 	l.walking = false
 	l.readAll()
 	l.merge()
-	l.readAllHooks()
 	var out []*Plugin
 	for _, f := range l.found {
 		if len(f.others) > 0 {
@@ -201,7 +200,6 @@ type loader struct {
 // found is a plugin identified but not loaded yet.
 type found struct {
 	p *Plugin
-	m manifest
 	// others are the other folders claiming the same id.
 	others []string
 	// hookWarns are the warnings reading its hooks gave (load.go).
