@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookd/hookd/internal/par"
 	"github.com/hookd/hookd/plugins"
 )
 
@@ -45,9 +46,7 @@ func (d *DiscoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 	for _, w := range warns {
 		d.Warns = append(d.Warns, Warning{Source: w.Source, Message: w.Message})
 	}
-	for _, pl := range found {
-		d.AddPlugin(p, pl)
-	}
+	d.AddPlugins(p, found, nil)
 }
 
 // installCache is the folder Codex installs plugins into,
@@ -64,6 +63,39 @@ func installCache(p *Profile, opts DiscoverOptions) string {
 // carrying the plugin's variables in Env. A plugin outside the install cache
 // has its resolved folder in its hooks' hash (Source.pluginRoot).
 func (d *DiscoveryRun) AddPlugin(p *Profile, pl *plugins.Plugin) {
+	d.AddPlugins(p, []*plugins.Plugin{pl}, nil)
+}
+
+// AddPlugins is AddPlugin for each plugin in order, parsing them at once
+// (with hundreds of plugins, parsing is the part of a load that is not
+// system calls). skip, when not nil, says why a plugin's hooks are not
+// loaded at all ("" loads them); that warning takes the plugin's place.
+func (d *DiscoveryRun) AddPlugins(p *Profile, pls []*plugins.Plugin, skip func(*plugins.Plugin) string) {
+	type parsed struct {
+		skipped string
+		hooks   []*Hook
+		warns   []Warning
+	}
+	out := make([]parsed, len(pls))
+	par.Each(len(pls), func(i int) {
+		if skip != nil {
+			if out[i].skipped = skip(pls[i]); out[i].skipped != "" {
+				return
+			}
+		}
+		out[i].hooks, out[i].warns = parsePlugin(p, pls[i])
+	})
+	for i, r := range out {
+		if r.skipped != "" {
+			d.Warns = append(d.Warns, Warning{Source: pls[i].Root, Message: r.skipped})
+			continue
+		}
+		d.Add(r.hooks, r.warns)
+	}
+}
+
+// parsePlugin parses one plugin's hooks sources, in order.
+func parsePlugin(p *Profile, pl *plugins.Plugin) (all []*Hook, allWarns []Warning) {
 	env := pl.Env()
 	for _, s := range pl.Sources {
 		src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
@@ -86,7 +118,6 @@ func (d *DiscoveryRun) AddPlugin(p *Profile, pl *plugins.Plugin) {
 			}
 			kept = append(kept, h)
 		}
-		hooks = kept
 		for i := range warns {
 			// Codex's words for a plugin's file, so a search for its
 			// message finds this one too.
@@ -94,8 +125,10 @@ func (d *DiscoveryRun) AddPlugin(p *Profile, pl *plugins.Plugin) {
 				warns[i].Message = "failed to parse plugin hooks config " + rest
 			}
 		}
-		d.Add(hooks, warns)
+		all = append(all, kept...)
+		allWarns = append(allWarns, warns...)
 	}
+	return all, allWarns
 }
 
 // pasteProblem says why a plugin hook's command cannot have its plugin

@@ -2,9 +2,9 @@ package plugins
 
 import (
 	"os"
-	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/hookd/hookd/internal/par"
 )
 
 // Load works in three steps. The walk of Options.Plugins and Options.Dirs
@@ -42,28 +42,9 @@ type candidate struct {
 	hookWarns []Warning
 }
 
-// maxReaders bounds the concurrent reads.
-var maxReaders = max(4, 2*runtime.GOMAXPROCS(0))
-
-// each calls fn(i) for i in [0, n), at most maxReaders at a time.
-func each(n int, fn func(i int)) {
-	sem := make(chan struct{}, maxReaders)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			fn(i)
-		}()
-	}
-	wg.Wait()
-}
-
 // readAll identifies every queued candidate, concurrently.
 func (l *loader) readAll() {
-	each(len(l.queue), func(i int) {
+	par.Each(len(l.queue), func(i int) {
 		if j := l.queue[i].job; j != nil {
 			l.read(j)
 		}

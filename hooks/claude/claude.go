@@ -331,13 +331,12 @@ func (d *discovery) claudePlugins(p *hooks.Profile, opts hooks.DiscoverOptions, 
 		d.Warns = append(d.Warns, hooks.Warning{Source: w.Source, Message: w.Message})
 	}
 	d.found = found
-	for _, pl := range found {
+	d.AddPlugins(p, found, func(pl *plugins.Plugin) string {
 		if msg := claudePluginFilesProblem(p, pl); msg != "" {
-			d.Warns = append(d.Warns, hooks.Warning{Source: pl.Root, Message: fmt.Sprintf("loading no hooks for plugin %s: %s", pl.ID(), msg)})
-			continue
+			return fmt.Sprintf("loading no hooks for plugin %s: %s", pl.ID(), msg)
 		}
-		d.AddPlugin(p, pl)
-	}
+		return ""
+	})
 }
 
 // claudePluginFilesProblem says why Claude Code would refuse a plugin's
