@@ -298,7 +298,9 @@ func (e *Engine) StatePath() string { return StatePath(e.profile, e.opts.Discove
 // required managed hooks fail to load it returns the reason and keeps the
 // current set, so a session is never left running without its policy.
 func (e *Engine) LoadChecked() (Summary, error) {
+	resume := PauseGC()
 	r := e.profile.discover(e.opts.Discover)
+	resume()
 	if len(r.Fatal) > 0 {
 		return e.Summary(), errors.Join(r.Fatal...)
 	}

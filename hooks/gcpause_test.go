@@ -1,0 +1,48 @@
+package hooks
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+// gcSettings reads the collector's percent and memory limit without
+// changing them.
+func gcSettings() (percent int, limit int64) {
+	percent = debug.SetGCPercent(-1)
+	debug.SetGCPercent(percent)
+	return percent, debug.SetMemoryLimit(-1)
+}
+
+func TestPauseGC_PausesUpToABoundAndTheLastResumeRestores(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(73))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
+
+	first := PauseGC()
+	percent, limit := gcSettings()
+	if percent != -1 || limit >= 1<<40 || limit < loadHeadroom {
+		t.Fatalf("paused: percent %d, limit %d; want -1 and a limit of what is held plus %d", percent, limit, loadHeadroom)
+	}
+	second := PauseGC()
+	first()
+	first() // a second call does nothing
+	if p, _ := gcSettings(); p != -1 {
+		t.Fatalf("resumed while a second load runs: percent %d", p)
+	}
+	second()
+	if p, l := gcSettings(); p != 73 || l != 1<<40 {
+		t.Errorf("after the last load: percent %d limit %d, want 73 and %d", p, l, int64(1<<40))
+	}
+}
+
+func TestLoadChecked_LeavesTheCollectorAsItWas(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(61))
+	e := New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: t.TempDir()},
+		Discover: DiscoverOptions{Home: t.TempDir()}})
+	defer e.Close()
+	if _, err := e.LoadChecked(); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := gcSettings(); p != 61 {
+		t.Errorf("percent after a load %d, want 61", p)
+	}
+}
