@@ -238,28 +238,58 @@ type Field struct {
 
 // FieldSet is a JSON object's members, in document order and by name.
 type FieldSet struct {
-	List  []Field
-	byKey map[string]Field
+	List []Field
+	// byKey indexes List once it is longer than fewFields; hook objects
+	// have a handful of members, and a look along so short a list beats a
+	// map that each object would have to allocate.
+	byKey map[string]int
 }
+
+// fewFields is the longest list Get searches without an index.
+const fewFields = 16
 
 // Get returns the member with that name.
 func (fs FieldSet) Get(name string) (Field, bool) {
-	f, ok := fs.byKey[name]
-	return f, ok
+	if fs.byKey != nil {
+		i, ok := fs.byKey[name]
+		if !ok {
+			return Field{}, false
+		}
+		return fs.List[i], true
+	}
+	for _, f := range fs.List {
+		if f.Key.Str == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// add appends f to the set.
+func (fs *FieldSet) add(f Field) {
+	fs.List = append(fs.List, f)
+	switch {
+	case fs.byKey != nil:
+		fs.byKey[f.Key.Str] = len(fs.List) - 1
+	case len(fs.List) > fewFields:
+		fs.byKey = make(map[string]int, 2*len(fs.List))
+		for i, g := range fs.List {
+			fs.byKey[g.Key.Str] = i
+		}
+	}
 }
 
 // Fields lists an object's members in document order. A repeated name is
 // reported and only its first value is used, so every later rule sees one value.
 func (w *Walker) Fields(obj gjson.Result, path string, s Site) FieldSet {
-	fs := FieldSet{byKey: map[string]Field{}}
+	var fs FieldSet
 	obj.ForEach(func(k, v gjson.Result) bool {
 		f := Field{Key: k, Val: v, Path: cfgJoinPath(path, k.Str)}
-		if _, dup := fs.byKey[k.Str]; dup {
+		if _, dup := fs.Get(k.Str); dup {
 			w.Warn(s, k.Index, f.Path, "ignoring duplicate field %q in %s", k.Str, w.Name)
 			return true
 		}
-		fs.byKey[k.Str] = f
-		fs.List = append(fs.List, f)
+		fs.add(f)
 		return true
 	})
 	return fs

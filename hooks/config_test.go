@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -643,5 +644,29 @@ func TestParseValue_ReadsInlineHooksObject(t *testing.T) {
 	}
 	if hooks, warns := ParseHooksValue(codexProfile(), []byte(`null`), src, "session"); len(hooks)+len(warns) != 0 {
 		t.Errorf("null: hooks %q warnings %q", cfgKeys(hooks), cfgMessages(warns))
+	}
+}
+
+// Objects longer than fewFields are indexed: duplicates past the index's
+// start are still found, and members are still looked up by name.
+func TestParse_LongObjectsKeepFirstValueAndFindDuplicates(t *testing.T) {
+	var extra strings.Builder
+	for i := range 3 * fewFields {
+		fmt.Fprintf(&extra, `"x%d": %d, `, i, i)
+	}
+	doc := `{"hooks": {"Stop": [{"hooks": [{` + extra.String() +
+		`"command": "first", "x30": 0, "type": "command", "command": "second"}]}]}}`
+	hooks, warns := cfgParseJSON(t, doc)
+	if len(hooks) != 1 || hooks[0].Handler.Command != "first" {
+		t.Fatalf("hooks %+v", hooks)
+	}
+	var dups []string
+	for _, w := range warns {
+		if strings.Contains(w.Message, "duplicate field") {
+			dups = append(dups, w.Message)
+		}
+	}
+	if len(dups) != 2 || !strings.Contains(dups[0], `"x30"`) || !strings.Contains(dups[1], `"command"`) {
+		t.Errorf("duplicate warnings %q", dups)
 	}
 }
