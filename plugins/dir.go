@@ -29,10 +29,20 @@ type rootDir struct {
 	h    handle
 }
 
+// heldOpen says whether openRoot holds folders open where the system can;
+// tests turn it off to compare a load both ways.
+var heldOpen = true
+
 // openRoot opens the plugin folder path (absolute and clean) for one load.
 // Close it when done.
 func openRoot(path string) *rootDir {
 	d := &rootDir{path: path}
+	if !heldOpen {
+		if r, err := filepath.EvalSymlinks(path); err == nil {
+			d.real = r
+		}
+		return d
+	}
 	if h, real, ok := openHandle(path); ok {
 		d.h, d.real = h, real
 		return d
