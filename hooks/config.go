@@ -282,7 +282,9 @@ func (fs *FieldSet) add(f Field) {
 // Fields lists an object's members in document order. A repeated name is
 // reported and only its first value is used, so every later rule sees one value.
 func (w *Walker) Fields(obj gjson.Result, path string, s Site) FieldSet {
-	var fs FieldSet
+	n := 0
+	obj.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	fs := FieldSet{List: make([]Field, 0, n)}
 	obj.ForEach(func(k, v gjson.Result) bool {
 		f := Field{Key: k, Val: v, Path: cfgJoinPath(path, k.Str)}
 		if _, dup := fs.Get(k.Str); dup {
@@ -540,7 +542,7 @@ func (w *Walker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path st
 			return nil
 		}
 	}
-	hook.Hash = hookHash(ev.Label, hook)
+	hook.setHash(ev.Label)
 	return hook
 }
 

@@ -76,8 +76,8 @@ func TestParse_CommandHandlerGetsDefaultsAndIdentity(t *testing.T) {
 	if h.Key != "/cfg/hooks.json:pre_tool_use:0:0" || h.Event != "PreToolUse" || h.Source != cfgTestSrc {
 		t.Errorf("key/event/source = %q %q %+v", h.Key, h.Event, h.Source)
 	}
-	if !h.Enabled || h.Trust != TrustUntrusted || len(h.Hash) != len("sha256:")+64 || h.Order != 0 {
-		t.Errorf("enabled/trust/hash/order = %v %q %q %d", h.Enabled, h.Trust, h.Hash, h.Order)
+	if !h.Enabled || h.Trust != TrustUntrusted || len(h.Hash()) != len("sha256:")+64 || h.Order != 0 {
+		t.Errorf("enabled/trust/hash/order = %v %q %q %d", h.Enabled, h.Trust, h.Hash(), h.Order)
 	}
 	if !h.HasMatcher || h.Matcher != "Bash" {
 		t.Errorf("matcher = %q (has %v)", h.Matcher, h.HasMatcher)

@@ -240,6 +240,17 @@ type HookInfo struct {
 	Scope *ScopeInfo `json:"scope,omitempty"`
 }
 
+// Warnings are the discovery warnings of the hooks loaded (never nil):
+// what List gives with them, without listing, and so without hashing,
+// every hook.
+func (e *Engine) Warnings() []Warning {
+	_, warnings := e.snapshot()
+	if warnings == nil {
+		warnings = []Warning{}
+	}
+	return warnings
+}
+
 // List returns the hooks of one event (all when event is ""), in display
 // order, and the discovery warnings.
 func (e *Engine) List(event string) ([]HookInfo, []Warning) {
@@ -250,7 +261,7 @@ func (e *Engine) List(event string) ([]HookInfo, []Warning) {
 			continue
 		}
 		info := HookInfo{Key: h.Key, Event: h.Event, Source: h.Source, Handler: h.Handler,
-			Hash: h.Hash, Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == "",
+			Hash: h.Hash(), Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == "",
 			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h), Scope: e.scopeInfo(h)}
 		if h.HasMatcher {
 			m := h.Matcher

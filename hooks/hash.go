@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -34,6 +35,38 @@ import (
 // defaultContextLimit is the additionalContextLimit that applies when none is
 // set; setting it explicitly does not change a hook's hash.
 const defaultContextLimit = 2500
+
+// lazyHash is a hook's hash, computed when first asked for: a load of
+// hundreds of plugin hooks needs the hash only of those the state file has
+// a trusted hash for, and of those listed, trusted or explained. It keeps a
+// copy of the hook as it was read, so that what a profile changes in the
+// hook afterwards (qwen's extension root in a command) does not change its
+// hash, exactly as when every hook was hashed as it was read.
+type lazyHash struct {
+	once  sync.Once
+	label string
+	read  Hook
+	value string
+}
+
+// setHash makes h's hash that of h as it is now, under the event label.
+func (h *Hook) setHash(label string) {
+	lh := &lazyHash{label: label, read: *h}
+	lh.read.hash = nil
+	h.hash = lh
+}
+
+// Hash is "sha256:<hex>" of the normalized hook as it was read (trust), or
+// "" for a hook that was never hashed (a profile without trust, such as
+// copilot, builds its own).
+func (h *Hook) Hash() string {
+	lh := h.hash
+	if lh == nil {
+		return ""
+	}
+	lh.once.Do(func() { lh.value = hookHash(lh.label, &lh.read) })
+	return lh.value
+}
 
 // hookHash returns "sha256:<hex>" of h's canonical identity for this platform.
 func hookHash(label string, h *Hook) string {

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -54,8 +55,8 @@ func TestHash_CodexVectors(t *testing.T) {
 			if got := string(hookIdentity(label, h, false)); got != tc.identity {
 				t.Errorf("identity\n got %s\nwant %s", got, tc.identity)
 			}
-			if h.Hash != tc.hash {
-				t.Errorf("hash = %s, want %s", h.Hash, tc.hash)
+			if h.Hash() != tc.hash {
+				t.Errorf("hash = %s, want %s", h.Hash(), tc.hash)
 			}
 		})
 	}
@@ -76,7 +77,7 @@ func TestHash_SameHookFromJSONAndTOMLHashesTheSame(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			j, tm := hashOneJSON(t, tc.json), hashOneTOML(t, tc.toml)
-			if j.Hash != tm.Hash {
+			if j.Hash() != tm.Hash() {
 				label := codexProfile().Event(j.Event).Label
 				t.Errorf("JSON and TOML hash differently:\n json %s\n toml %s", hookIdentity(label, j, false), hookIdentity(label, tm, false))
 			}
@@ -88,12 +89,12 @@ func TestHash_ExplicitDefaultContextLimitHashesAsUnset(t *testing.T) {
 	doc := func(limit string) string {
 		return `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"echo hi"` + limit + `}]}]}}`
 	}
-	unset := hashOneJSON(t, doc("")).Hash
-	if got := hashOneJSON(t, doc(`,"additionalContextLimit":2500`)).Hash; got != unset {
+	unset := hashOneJSON(t, doc("")).Hash()
+	if got := hashOneJSON(t, doc(`,"additionalContextLimit":2500`)).Hash(); got != unset {
 		t.Errorf("limit 2500 hashes %s, unset %s: want the same", got, unset)
 	}
 	for _, l := range []string{"0", "20000"} {
-		if got := hashOneJSON(t, doc(`,"additionalContextLimit":`+l)).Hash; got == unset {
+		if got := hashOneJSON(t, doc(`,"additionalContextLimit":`+l)).Hash(); got == unset {
 			t.Errorf("limit %s hashes like unset", l)
 		}
 	}
@@ -137,8 +138,8 @@ func TestHash_OtherHandlersOfTheGroupAreNotHashed(t *testing.T) {
 	one := hashOneJSON(t, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"a"}]}]}}`)
 	hooks, _ := ParseHooksJSON(codexProfile(), []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"a"},{"type":"command","command":"b"}]}]}}`),
 		Source{Layer: LayerUser, Path: "/tmp/hooks.json"}, "/tmp/hooks.json")
-	if hooks[0].Hash != one.Hash || hooks[1].Hash == one.Hash {
-		t.Errorf("hashes %s %s, alone %s", hooks[0].Hash, hooks[1].Hash, one.Hash)
+	if hooks[0].Hash() != one.Hash() || hooks[1].Hash() == one.Hash() {
+		t.Errorf("hashes %s %s, alone %s", hooks[0].Hash(), hooks[1].Hash(), one.Hash())
 	}
 }
 
@@ -149,5 +150,30 @@ func BenchmarkHash(b *testing.B) {
 	h := hooks[0]
 	for b.Loop() {
 		hookHash("post_tool_use", h)
+	}
+}
+
+// A hook's hash is computed when first asked for, but of the hook as it was
+// read: a profile that rewrites the command afterwards (qwen's extension
+// root) keeps the hash it had, and callers asking at once get one value.
+func TestHash_IsOfTheHookAsReadWheneverAsked(t *testing.T) {
+	doc := `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/x.sh"}]}]}}`
+	want := hashOneJSON(t, doc).Hash()
+	h := hashOneJSON(t, doc)
+	h.Handler.Command = "/ext/x.sh"
+	h.Matcher, h.HasMatcher = "Bash", true
+	got := make([]string, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i] = h.Hash() })
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want {
+			t.Errorf("caller %d: hash %s, want %s (the hook as read)", i, g, want)
+		}
+	}
+	if (&Hook{}).Hash() != "" {
+		t.Error("a hook never hashed has a hash")
 	}
 }

@@ -30,8 +30,8 @@ func TestTrust_InstallCachePluginKeepsCodexKeyAndHash(t *testing.T) {
 	plgTrustConfig(t, home, key, codexVectorHash)
 	r := DiscoverAll(codexProfile(), DiscoverOptions{PluginDirs: []string{cache}, DataHome: t.TempDir()})
 	h := hookByKey(t, r.Hooks, key)
-	if h.Hash != codexVectorHash || h.Trust != TrustTrusted {
-		t.Errorf("hash %s trust %q, want Codex's %s and trusted", h.Hash, h.Trust, codexVectorHash)
+	if h.Hash() != codexVectorHash || h.Trust != TrustTrusted {
+		t.Errorf("hash %s trust %q, want Codex's %s and trusted", h.Hash(), h.Trust, codexVectorHash)
 	}
 }
 
@@ -52,10 +52,10 @@ func TestTrust_PluginTrustStaysWithItsFolder(t *testing.T) {
 		return hookByKey(t, r.Hooks, key)
 	}
 	trusted := discover(good)
-	if trusted.Hash == codexVectorHash {
-		t.Fatalf("a plugin outside the install cache has Codex's bare hash %s: trust would follow the name, not the folder", trusted.Hash)
+	if trusted.Hash() == codexVectorHash {
+		t.Fatalf("a plugin outside the install cache has Codex's bare hash %s: trust would follow the name, not the folder", trusted.Hash())
 	}
-	plgTrustConfig(t, home, key, trusted.Hash)
+	plgTrustConfig(t, home, key, trusted.Hash())
 	if h := discover(good); h.Trust != TrustTrusted {
 		t.Errorf("the reviewed folder: %q, want trusted", h.Trust)
 	}

@@ -146,7 +146,7 @@ func (d *DiscoveryRun) Finish(p *Profile, opts DiscoverOptions) *Discovery {
 		switch {
 		case st.TrustedHash == nil:
 			h.Trust = TrustUntrusted
-		case *st.TrustedHash == h.Hash:
+		case *st.TrustedHash == h.Hash():
 			h.Trust, h.TrustedHash = TrustTrusted, *st.TrustedHash
 		default:
 			h.Trust, h.TrustedHash = TrustModified, *st.TrustedHash
@@ -369,9 +369,9 @@ func (e *Engine) Trust(ctx context.Context, keys []string) ([]TrustedHook, error
 			continue
 		}
 		seen[h.Key] = true
-		out = append(out, TrustedHook{Key: h.Key, Hash: h.Hash})
+		out = append(out, TrustedHook{Key: h.Key, Hash: h.Hash()})
 		if h.Source.Layer != LayerManaged {
-			changes = append(changes, statefile.Change{Key: h.Key, TrustedHash: h.Hash})
+			changes = append(changes, statefile.Change{Key: h.Key, TrustedHash: h.Hash()})
 		}
 	}
 	if err := e.writeState(ctx, changes); err != nil {

@@ -70,24 +70,24 @@ func TestTrust_StatusFollowsTheStoredHash(t *testing.T) {
 	if h.Trust != TrustUntrusted || !h.Enabled || h.TrustedHash != "" {
 		t.Fatalf("no state: trust %q enabled %v", h.Trust, h.Enabled)
 	}
-	f.writeUserConfig(t, stateTOML(f.userKey, `trusted_hash = "`+h.Hash+`"`))
+	f.writeUserConfig(t, stateTOML(f.userKey, `trusted_hash = "`+h.Hash()+`"`))
 	hooks, _ = Discover(codexProfile(), f.opts())
-	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustTrusted || h.TrustedHash != h.Hash {
+	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustTrusted || h.TrustedHash != h.Hash() {
 		t.Errorf("stored hash equal: trust %q", h.Trust)
 	}
 	// The same key with other content: modified, and the old hash is kept
 	// so the list can say the content changed since it was trusted.
 	discWriteFile(t, filepath.Join(f.home, "hooks.json"), discStopJSON("echo changed"))
 	hooks, _ = Discover(codexProfile(), f.opts())
-	if m := hookByKey(t, hooks, f.userKey); m.Trust != TrustModified || m.TrustedHash != h.Hash || m.Hash == h.Hash {
-		t.Errorf("content changed: trust %q trustedHash %q hash %q", m.Trust, m.TrustedHash, m.Hash)
+	if m := hookByKey(t, hooks, f.userKey); m.Trust != TrustModified || m.TrustedHash != h.Hash() || m.Hash() == h.Hash() {
+		t.Errorf("content changed: trust %q trustedHash %q hash %q", m.Trust, m.TrustedHash, m.Hash())
 	}
 }
 
 func TestTrust_EnabledIsIndependentOfTrust(t *testing.T) {
 	f := newTrustFixture(t)
 	hooks, _ := Discover(codexProfile(), f.opts())
-	hash := hookByKey(t, hooks, f.userKey).Hash
+	hash := hookByKey(t, hooks, f.userKey).Hash()
 	f.writeUserConfig(t, stateTOML(f.userKey, "enabled = false\ntrusted_hash = \""+hash+"\""))
 	hooks, _ = Discover(codexProfile(), f.opts())
 	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustTrusted || h.Enabled {
@@ -98,7 +98,7 @@ func TestTrust_EnabledIsIndependentOfTrust(t *testing.T) {
 func TestTrust_ProjectConfigCannotTrustItsOwnHooks(t *testing.T) {
 	f := newTrustFixture(t)
 	hooks, _ := Discover(codexProfile(), f.opts())
-	hash := hookByKey(t, hooks, f.projectKey).Hash
+	hash := hookByKey(t, hooks, f.projectKey).Hash()
 	discWriteFile(t, filepath.Join(f.project, ".codex", "config.toml"), stateTOML(f.projectKey, `trusted_hash = "`+hash+`"`))
 	hooks, warns := Discover(codexProfile(), f.opts())
 	if h := hookByKey(t, hooks, f.projectKey); h.Trust != TrustUntrusted {
@@ -110,7 +110,7 @@ func TestTrust_ProjectConfigCannotTrustItsOwnHooks(t *testing.T) {
 func TestTrust_ProfileTablesCannotHoldState(t *testing.T) {
 	f := newTrustFixture(t)
 	hooks, _ := Discover(codexProfile(), f.opts())
-	hash := hookByKey(t, hooks, f.userKey).Hash
+	hash := hookByKey(t, hooks, f.userKey).Hash()
 	f.writeUserConfig(t, "[profiles.work.hooks.state.\""+f.userKey+"\"]\ntrusted_hash = \""+hash+"\"\n")
 	hooks, warns := Discover(codexProfile(), f.opts())
 	if h := hookByKey(t, hooks, f.userKey); h.Trust != TrustUntrusted {
@@ -122,7 +122,7 @@ func TestTrust_ProfileTablesCannotHoldState(t *testing.T) {
 func TestTrust_MalformedEntriesAreIgnoredAndTOMLHooksStillLoad(t *testing.T) {
 	f := newTrustFixture(t)
 	hooks, _ := Discover(codexProfile(), f.opts())
-	hash := hookByKey(t, hooks, f.userKey).Hash
+	hash := hookByKey(t, hooks, f.userKey).Hash()
 	f.writeUserConfig(t, discStopTOML("echo toml")+
 		stateTOML(f.userKey, `trusted_hash = "`+hash+`"`)+
 		stateTOML(f.projectKey, `enabled = "no"`)+
@@ -144,7 +144,7 @@ func TestTrust_MalformedEntriesAreIgnoredAndTOMLHooksStillLoad(t *testing.T) {
 func TestTrust_OverridesApplyFieldByFieldOverTheUserConfig(t *testing.T) {
 	f := newTrustFixture(t)
 	hooks, _ := Discover(codexProfile(), f.opts())
-	hash := hookByKey(t, hooks, f.userKey).Hash
+	hash := hookByKey(t, hooks, f.userKey).Hash()
 	f.writeUserConfig(t, stateTOML(" "+f.userKey+" ", "enabled = false"))
 	opts := f.opts()
 	// The session trusts the hook; the command line re-enables it.
@@ -171,7 +171,7 @@ func TestTrust_SessionHooksNeedTrustAndTrustByKey(t *testing.T) {
 	if h.Trust != TrustUntrusted || h.Source.Layer != LayerSession {
 		t.Fatalf("session hook trust %q layer %q", h.Trust, h.Source.Layer)
 	}
-	f.writeUserConfig(t, stateTOML("session:stop:0:0", `trusted_hash = "`+h.Hash+`"`))
+	f.writeUserConfig(t, stateTOML("session:stop:0:0", `trusted_hash = "`+h.Hash()+`"`))
 	hooks, _ = Discover(codexProfile(), opts)
 	if h := hookByKey(t, hooks, "session:stop:0:0"); h.Trust != TrustTrusted {
 		t.Errorf("trusted by key: %q", h.Trust)

@@ -89,8 +89,8 @@ type Hook struct {
 	Order int
 	// Env holds extra environment variables for the command (plugin variables).
 	Env map[string]string
-	// Hash is "sha256:<hex>" of the normalized hook (trust), empty until computed.
-	Hash    string
+	// hash gives Hash: the hook as it was read, hashed when first asked.
+	hash    *lazyHash
 	Trust   string
 	Enabled bool
 	// TrustedHash is the hash recorded when the hook was last trusted ("" when

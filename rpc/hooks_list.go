@@ -53,6 +53,6 @@ func hooksReload(ctx context.Context, s *Server, params []byte) (any, error) {
 		resume()
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("%v; the hooks loaded before stay in use", err)}
 	}
-	_, warnings := e.List("")
+	warnings := e.Warnings()
 	return replyThen{after: func() { resume(); s.reportLoad(e, warnings) }, v: sum}, nil
 }

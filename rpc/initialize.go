@@ -158,7 +158,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 			s.log.Warn("cannot watch hook sources; hooks/reload still works", "error", err)
 		}
 	}
-	_, warnings := e.List("")
+	warnings := e.Warnings()
 	// Warnings go out right after the reply, on the reader goroutine (this
 	// method is inline), so a host sees its result first and no later
 	// notification can overtake them.
