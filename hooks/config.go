@@ -212,6 +212,11 @@ func (w *Walker) CheckJSON(data []byte) ([]byte, bool) {
 		w.Fail(len(clean), "empty document")
 		return nil, false
 	}
+	// Valid scans once; Unmarshal (into a RawMessage, which cannot fail
+	// once the text is valid) is only needed for the error's words.
+	if json.Valid(clean) {
+		return clean, true
+	}
 	var raw json.RawMessage
 	if err := json.Unmarshal(clean, &raw); err != nil {
 		off := -1

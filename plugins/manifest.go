@@ -83,6 +83,9 @@ func jsonProblem(data []byte) string {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return "empty file"
 	}
+	if json.Valid(data) {
+		return ""
+	}
 	var v json.RawMessage
 	if err := json.Unmarshal(data, &v); err != nil {
 		var se *json.SyntaxError
