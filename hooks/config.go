@@ -311,6 +311,12 @@ func (w *Walker) UnknownField(s Site, f Field) {
 	w.Warn(s, f.Key.Index, f.Path, "ignoring unknown field %q in %s", f.Key.Str, w.Name)
 }
 
+// cfgIndexPath is path[i] (a position in messages; hundreds are made per
+// load, so without fmt).
+func cfgIndexPath(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
 func cfgJoinPath(path, key string) string {
 	if path == "" {
 		return key
@@ -343,7 +349,7 @@ func (w *Walker) WalkHooks(obj gjson.Result, path string) {
 			gi := 0
 			f.Val.ForEach(func(_, g gjson.Result) bool {
 				w.nonEmpty = true
-				w.walkGroup(ev, gi, g, fmt.Sprintf("%s[%d]", f.Path, gi))
+				w.walkGroup(ev, gi, g, cfgIndexPath(f.Path, gi))
 				gi++
 				return true
 			})
@@ -413,7 +419,7 @@ func (w *Walker) Handlers(fs FieldSet, s Site, noun string, read func(hi int, h 
 	}
 	hi := 0
 	hf.Val.ForEach(func(_, h gjson.Result) bool {
-		if hook := read(hi, h, fmt.Sprintf("%s[%d]", hf.Path, hi)); hook != nil {
+		if hook := read(hi, h, cfgIndexPath(hf.Path, hi)); hook != nil {
 			w.Hooks = append(w.Hooks, hook)
 		}
 		hi++
@@ -525,7 +531,7 @@ func (w *Walker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path st
 	}
 
 	hook := &Hook{
-		Key:        fmt.Sprintf("%s:%s:%d:%d", w.KeySource, ev.Label, gi, hi),
+		Key:        w.KeySource + ":" + ev.Label + ":" + strconv.Itoa(gi) + ":" + strconv.Itoa(hi),
 		Event:      ev.Name,
 		Matcher:    gm.text,
 		HasMatcher: gm.has,

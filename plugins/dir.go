@@ -73,7 +73,7 @@ func (d *rootDir) rel(path string) (string, bool) {
 	if !ok || rest == "" {
 		return "", false
 	}
-	for _, part := range strings.Split(rest, string(filepath.Separator)) {
+	for part := range strings.SplitSeq(rest, string(filepath.Separator)) {
 		if part == "" || part == "." || part == ".." {
 			return "", false
 		}
