@@ -85,6 +85,10 @@ type Engine struct {
 
 	finished atomic.Int64 // completion counter for "last completed" rules
 	state    State        // the profile's per-session memory (AfterCombine)
+	// combineMu makes each AfterCombine one step: a rule that reads the
+	// state and writes it back (a Stop cap's count) must not interleave
+	// with the same rule for a run that ended at the same moment.
+	combineMu sync.Mutex
 
 	// Async handlers belong to the engine, not to the request that started
 	// them (async.go).
@@ -390,9 +394,7 @@ func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
 	if ev.Combine != nil {
 		ev.Combine(res, syncOuts)
 	}
-	if e.profile.AfterCombine != nil {
-		e.profile.AfterCombine(&e.state, ev, stdin, res)
-	}
+	e.afterCombine(ev, func() []byte { return stdin }, res)
 	e.spillResult(res, syncOuts)
 	// Report in configuration order, with the checked sync outcomes.
 	j := 0
@@ -686,4 +688,16 @@ func checkUpdatedInput(ev *EventRules, tool string, outs []Outcome) {
 			o.UpdatedInput = nil
 		}
 	}
+}
+
+// afterCombine runs the profile's AfterCombine, one run at a time; input
+// gives the event's stdin JSON (built only when there is a rule to read it).
+func (e *Engine) afterCombine(ev *EventRules, input func() []byte, res *Result) {
+	if e.profile.AfterCombine == nil {
+		return
+	}
+	in := input()
+	e.combineMu.Lock()
+	defer e.combineMu.Unlock()
+	e.profile.AfterCombine(&e.state, ev, in, res)
 }

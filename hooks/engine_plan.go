@@ -114,9 +114,7 @@ func (e *Engine) finishIdle(p *plan) *Result {
 	if p.ev.Combine != nil {
 		p.ev.Combine(res, nil)
 	}
-	if e.profile.AfterCombine != nil {
-		e.profile.AfterCombine(&e.state, p.ev, e.buildInput(p.ev, p.input, p.turnID), res)
-	}
+	e.afterCombine(p.ev, func() []byte { return e.buildInput(p.ev, p.input, p.turnID) }, res)
 	e.spillResult(res, nil)
 	return res
 }
