@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -150,4 +152,66 @@ func openat2(dirfd int, rel string, flags int) (int, error) {
 			return fd, err
 		}
 	}
+}
+
+// openVersions lists the install-cache plugin folder path, whose resolved
+// place is real (the walk resolved its marketplace folder and saw that the
+// plugin folder is no symlink), and opens its version folders relative to
+// it: names are all its entries, versions its non-hidden child folders in
+// name order, each resolved by name. The folder itself is opened without
+// following a symlink, and so is each version folder, so what is opened is
+// what the names say. ok is false, with nothing left open, when any of that
+// cannot be done or a version is a symlink: the caller then does it by path.
+func openVersions(path, real string) (names []string, versions []*rootDir, ok bool) {
+	if !heldOpen {
+		return nil, nil, false
+	}
+	pfd, err := unix.Open(real, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, false
+	}
+	defer unix.Close(pfd)
+	buf := make([]byte, 8192)
+	for {
+		n, err := unix.ReadDirent(pfd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, nil, false
+		}
+		if n == 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+	}
+	slices.Sort(names)
+	giveUp := func() ([]string, []*rootDir, bool) {
+		for _, d := range versions {
+			d.close()
+		}
+		return nil, nil, false
+	}
+	for _, name := range names {
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		fd, err := unix.Openat(pfd, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		switch {
+		case err == nil:
+			versions = append(versions, &rootDir{path: filepath.Join(path, name), real: filepath.Join(real, name), h: handle{fd: fd, ok: true}})
+			continue
+		case err == unix.ENOENT:
+			// Gone since the listing: by path it would not be listed.
+			continue
+		case err != unix.ENOTDIR && err != unix.ELOOP:
+			return giveUp()
+		}
+		// Not a folder, or a symlink: a symlink is followed by path.
+		var st unix.Stat_t
+		if err := unix.Fstatat(pfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return giveUp()
+		}
+	}
+	return names, versions, true
 }

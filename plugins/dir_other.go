@@ -15,3 +15,5 @@ func (handle) read(string) ([]byte, bool, error) { return nil, false, nil }
 func (handle) stat(string) (bool, bool, error) { return false, false, nil }
 
 func (handle) inside(string) bool { return false }
+
+func openVersions(string, string) ([]string, []*rootDir, bool) { return nil, nil, false }

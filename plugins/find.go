@@ -97,12 +97,25 @@ func (l *loader) scan(dir string) {
 		}
 		// Not a plugin: a marketplace folder of the install cache.
 		// Whether each of its folders is a plugin or holds versions of one
-		// is decided by the concurrent read (candidate.versions).
+		// is decided by the concurrent read (candidate.versions). The
+		// marketplace folder is resolved once here, so that a plugin
+		// folder that is no symlink is resolved by name (candidate.real).
 		marketplace := filepath.Base(c)
-		plugins, _ := l.subdirs(c, false)
-		for _, p := range plugins {
-			l.queue = append(l.queue, queued{job: &candidate{c: Config{Root: p, Marketplace: marketplace},
-				fallback: filepath.Base(p), scanned: true, versions: true}})
+		entries, _ := l.list(c, false)
+		realMarket, err := filepath.EvalSymlinks(c)
+		if err != nil {
+			realMarket = ""
+		}
+		for _, e := range entries {
+			p := filepath.Join(c, e.Name())
+			if !isChildDir(p, e) {
+				continue
+			}
+			j := &candidate{c: Config{Root: p, Marketplace: marketplace}, fallback: e.Name(), scanned: true, versions: true}
+			if realMarket != "" && e.Type().IsDir() {
+				j.real = filepath.Join(realMarket, e.Name())
+			}
+			l.queue = append(l.queue, queued{job: j})
 		}
 	}
 }
@@ -140,28 +153,34 @@ func (l *loader) list(dir string, top bool) ([]os.DirEntry, bool) {
 func childDirs(dir string, entries []os.DirEntry) []string {
 	var out []string
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		switch t := e.Type(); {
-		case t.IsDir():
+		if p := filepath.Join(dir, e.Name()); isChildDir(p, e) {
 			out = append(out, p)
-		case t.IsRegular():
-		default:
-			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-				out = append(out, p)
-			}
 		}
 	}
 	return out
 }
 
+// isChildDir reports whether the entry e, at path p, is a folder subdirs
+// lists: not hidden, and a folder once symlinks are followed.
+func isChildDir(p string, e os.DirEntry) bool {
+	if strings.HasPrefix(e.Name(), ".") {
+		return false
+	}
+	switch t := e.Type(); {
+	case t.IsDir():
+		return true
+	case t.IsRegular():
+		return false
+	}
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
 // mayHoldManifest reports whether a folder with these entries can have a
 // manifest of its own: findManifest looks for nothing else at its top.
-func mayHoldManifest(entries []os.DirEntry) bool {
-	for _, e := range entries {
-		switch e.Name() {
+func mayHoldManifest(names []string) bool {
+	for _, name := range names {
+		switch name {
 		case "plugin.json", ".codex-plugin", ".claude-plugin", ".cursor-plugin":
 			return true
 		}
@@ -169,16 +188,15 @@ func mayHoldManifest(entries []os.DirEntry) bool {
 	return false
 }
 
-// newestVersion picks the plugin's current version folder in the install
-// cache layout, among the folders of pluginDir's entries, or nil when no
-// child folder holds a manifest. A folder marked orphaned loses to any
-// unmarked one; then the newest version wins (see compareVersions); then
-// the latest modified; then the greater name.
+// newestVersion picks the plugin's current version among its version
+// folders, opened, or nil when none holds a manifest. A folder marked
+// orphaned loses to any unmarked one; then the newest version wins (see
+// compareVersions); then the latest modified; then the greater name.
 //
-// The winner comes back open (close it), with its manifest as findManifest
-// gives it. Orphan markers and modification times are looked up only when
-// there are versions to compare.
-func newestVersion(pluginDir string, entries []os.DirEntry) (*rootDir, foundManifest) {
+// It closes every folder but the winner, which it returns with its
+// manifest as findManifest gives it. Orphan markers and modification times
+// are looked up only when there are versions to compare.
+func newestVersion(versions []*rootDir) (*rootDir, foundManifest) {
 	type candidate struct {
 		dir      *rootDir
 		name     string
@@ -200,14 +218,13 @@ func newestVersion(pluginDir string, entries []os.DirEntry) (*rootDir, foundMani
 		}
 	}
 	var best *candidate
-	for _, v := range childDirs(pluginDir, entries) {
-		d := openRoot(v)
+	for _, d := range versions {
 		path, agent, data := d.findManifest()
 		if path == "" {
 			d.close()
 			continue
 		}
-		c := &candidate{dir: d, name: filepath.Base(v), found: foundManifest{path, agent, data}}
+		c := &candidate{dir: d, name: filepath.Base(d.path), found: foundManifest{path, agent, data}}
 		if best == nil {
 			best = c
 			continue
@@ -236,6 +253,24 @@ func newestVersion(pluginDir string, entries []os.DirEntry) (*rootDir, foundMani
 		return nil, foundManifest{}
 	}
 	return best.dir, best.found
+}
+
+// openDirs opens each folder for a load (openRoot).
+func openDirs(paths []string) []*rootDir {
+	out := make([]*rootDir, len(paths))
+	for i, p := range paths {
+		out[i] = openRoot(p)
+	}
+	return out
+}
+
+// entryNames are the entries' names.
+func entryNames(entries []os.DirEntry) []string {
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = e.Name()
+	}
+	return out
 }
 
 // foundManifest is what findManifest said about a folder.
@@ -285,7 +320,7 @@ func InstalledRoot(cache, marketplace, name string) string {
 	if err != nil {
 		return ""
 	}
-	d, _ := newestVersion(dir, entries)
+	d, _ := newestVersion(openDirs(childDirs(dir, entries)))
 	if d == nil {
 		return ""
 	}

@@ -32,6 +32,9 @@ type candidate struct {
 	// versions: c.Root is an install-cache plugin folder; the plugin is the
 	// folder itself when it has a manifest, else its newest version.
 	versions bool
+	// real is c.Root resolved when the walk could tell without a lookup
+	// (its marketplace folder resolved, itself no symlink); "" otherwise.
+	real string
 
 	// warns are identify's (and the version lookup's): always kept.
 	warns []Warning
@@ -90,8 +93,20 @@ func (l *loader) read(j *candidate) {
 // is then that version's folder). nil: no plugin there.
 func (l *loader) versionRoot(sub *loader, j *candidate) (*rootDir, *foundManifest) {
 	root := absClean(j.c.Root)
+	if j.real != "" {
+		// Held open where the system allows (dir_linux.go): the folder
+		// listed and its versions opened relative to it, resolved by name.
+		if names, versions, ok := openVersions(root, j.real); ok {
+			if !mayHoldManifest(names) {
+				return l.newest(j, versions)
+			}
+			for _, d := range versions {
+				d.close()
+			}
+		}
+	}
 	entries, err := os.ReadDir(root)
-	if err != nil || mayHoldManifest(entries) {
+	if err != nil || mayHoldManifest(entryNames(entries)) {
 		// The folder may be a plugin itself (an unlistable folder may
 		// still hold a manifest): look it up as a plugin first.
 		d := openRoot(root)
@@ -105,7 +120,13 @@ func (l *loader) versionRoot(sub *loader, j *candidate) (*rootDir, *foundManifes
 			return nil, nil
 		}
 	}
-	d, found := newestVersion(root, entries)
+	return l.newest(j, openDirs(childDirs(root, entries)))
+}
+
+// newest picks the newest of the version folders (newestVersion) and makes
+// it the candidate's root.
+func (l *loader) newest(j *candidate, versions []*rootDir) (*rootDir, *foundManifest) {
+	d, found := newestVersion(versions)
 	if d == nil {
 		return nil, nil
 	}
