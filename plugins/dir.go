@@ -37,15 +37,11 @@ var heldOpen = true
 // Close it when done.
 func openRoot(path string) *rootDir {
 	d := &rootDir{path: path}
-	if !heldOpen {
-		if r, err := filepath.EvalSymlinks(path); err == nil {
-			d.real = r
+	if heldOpen {
+		if h, real, ok := openHandle(path); ok {
+			d.h, d.real = h, real
+			return d
 		}
-		return d
-	}
-	if h, real, ok := openHandle(path); ok {
-		d.h, d.real = h, real
-		return d
 	}
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		d.real = r
