@@ -61,6 +61,16 @@ type InputMatcher interface {
 	MatchInput(input []byte) bool
 }
 
+// SetEnv sets one of the hook's own variables (Env), making the map for a
+// hook that has none. A profile that keeps handler fields there uses keys
+// no environment variable can have (a leading NUL).
+func (h *Hook) SetEnv(key, value string) {
+	if h.Env == nil {
+		h.Env = map[string]string{}
+	}
+	h.Env[key] = value
+}
+
 // SetMatcher sets the compiled matcher of a hook built outside the hooks.json
 // walker (a profile's own discovery).
 func (h *Hook) SetMatcher(m Matcher) { h.matcher = m }

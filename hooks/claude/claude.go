@@ -2,9 +2,7 @@ package claude
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -195,40 +193,11 @@ type discovery struct {
 // never dropped in silence.
 func (d *discovery) claudeSettingsFile(p *hooks.Profile, path, layer string) (claudeSettings, bool) {
 	s := claudeSettings{path: path, layer: layer}
-	data, err := hooks.ReadConfigFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return s, false
-	case err != nil && layer == hooks.LayerManaged:
-		d.Fail("failed to read managed settings %s: %v", path, err)
-		return s, false
-	case err != nil:
-		d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf("failed to read settings %s: %v", path, err)})
-		return s, false
-	}
-	w := hooks.NewWalker(p, hooks.Source{Layer: layer, Path: path}, path, data)
-	clean, ok := w.CheckJSON(data)
-	root := gjson.ParseBytes(clean)
-	if ok && !root.IsObject() {
-		w.Fail(root.Index, "expected a JSON object")
-		ok = false
-	}
+	root, w, ok := d.ReadSettings(p, path, layer, hooks.SettingsOptions{Fatal: layer == hooks.LayerManaged})
 	if !ok {
-		if layer == hooks.LayerManaged {
-			d.Fail("%s", w.Warns[0].Message)
-			return s, false
-		}
-		d.Add(nil, w.Warns)
 		return s, false
 	}
 	top := hooks.Site{Group: -1, Handler: -1}
-	if h := root.Get("hooks"); h.Exists() && h.Type != gjson.Null {
-		if h.IsObject() {
-			w.WalkHooks(h, "hooks")
-		} else {
-			w.Warn(top, h.Index, "hooks", "ignoring field %q in %s: expected an object of hook events", "hooks", path)
-		}
-	}
 	flag := func(name string) *bool {
 		v := root.Get(name)
 		switch v.Type {

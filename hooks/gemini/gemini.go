@@ -3,9 +3,7 @@ package gemini
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -76,19 +74,13 @@ func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string,
 			warns = append(warns, `ignoring "env": expected an object of strings`)
 		} else {
 			env.ForEach(func(k, v gjson.Result) bool {
-				if h.Env == nil {
-					h.Env = map[string]string{}
-				}
-				h.Env[k.Str] = v.String()
+				h.SetEnv(k.Str, v.String())
 				return true
 			})
 		}
 	}
 	if n := raw.Get("name"); n.Type == gjson.String && n.Str != "" {
-		if h.Env == nil {
-			h.Env = map[string]string{}
-		}
-		h.Env[envName] = n.Str
+		h.SetEnv(envName, n.Str)
 	}
 	return strings.Join(warns, "; "), false
 }
@@ -173,29 +165,9 @@ func userFolder(home string) string {
 // not reported.
 func (d *discovery) settings(p *hooks.Profile, path, layer string) (settingsFile, bool) {
 	s := settingsFile{path: path, layer: layer}
-	data, err := hooks.ReadConfigFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return s, false
-	case err != nil:
-		d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf("failed to read settings %s: %v", path, err)})
-		return s, false
-	}
-	w := hooks.NewWalker(p, hooks.Source{Layer: layer, Path: path}, path, data)
-	clean, ok := w.CheckJSON(stripComments(data))
-	root := gjson.ParseBytes(clean)
-	if ok && !root.IsObject() {
-		w.Fail(root.Index, "expected a JSON object")
-		ok = false
-	}
+	root, w, ok := d.ReadSettings(p, path, layer, hooks.SettingsOptions{Prepare: stripComments})
 	if !ok {
-		d.Add(nil, w.Warns)
 		return s, false
-	}
-	if h := root.Get("hooks"); h.IsObject() {
-		w.WalkHooks(h, "hooks")
-	} else if h.Exists() && h.Type != gjson.Null {
-		w.Warn(hooks.Site{Group: -1, Handler: -1}, h.Index, "hooks", "ignoring field %q in %s: expected an object of hook events", "hooks", path)
 	}
 	hc := root.Get("hooksConfig")
 	if e := hc.Get("enabled"); e.Type == gjson.True || e.Type == gjson.False {

@@ -2,9 +2,7 @@ package qwen
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -142,29 +140,9 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 // are Qwen Code's business and are not reported.
 func (d *discovery) settings(p *hooks.Profile, path, layer string) (settingsFile, bool) {
 	s := settingsFile{path: path, layer: layer}
-	data, err := hooks.ReadConfigFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return s, false
-	case err != nil:
-		d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf("failed to read settings %s: %v", path, err)})
-		return s, false
-	}
-	w := hooks.NewWalker(p, hooks.Source{Layer: layer, Path: path}, path, data)
-	clean, ok := w.CheckJSON(data)
-	root := gjson.ParseBytes(clean)
-	if ok && !root.IsObject() {
-		w.Fail(root.Index, "expected a JSON object")
-		ok = false
-	}
+	root, w, ok := d.ReadSettings(p, path, layer, hooks.SettingsOptions{})
 	if !ok {
-		d.Add(nil, w.Warns)
 		return s, false
-	}
-	if h := root.Get("hooks"); h.IsObject() {
-		w.WalkHooks(h, "hooks")
-	} else if h.Exists() && h.Type != gjson.Null {
-		w.Warn(hooks.Site{Group: -1, Handler: -1}, h.Index, "hooks", "ignoring field %q in %s: expected an object of hook events", "hooks", path)
 	}
 	if v := root.Get("security.allowPrivateNetworkHooks"); v.Type == gjson.True {
 		if layer == hooks.LayerProject {
@@ -274,12 +252,6 @@ const (
 func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string, bool) {
 	var warns []string
 	hd := &h.Handler
-	set := func(k, v string) {
-		if h.Env == nil {
-			h.Env = map[string]string{}
-		}
-		h.Env[k] = v
-	}
 	switch hd.Type {
 	case typeHTTP:
 		u := raw.Get("url")
@@ -289,13 +261,13 @@ func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string,
 		hd.Command = u.Str
 		hd.Timeout = httpTimeout
 		if hs := raw.Get("headers"); hs.IsObject() {
-			set(envHeaders, hs.Raw)
+			h.SetEnv(envHeaders, hs.Raw)
 		}
 		if a := raw.Get("allowedEnvVars"); a.IsArray() {
-			set(envAllowed, a.Raw)
+			h.SetEnv(envAllowed, a.Raw)
 		}
 		if raw.Get("once").Type == gjson.True {
-			set(envOnce, "true")
+			h.SetEnv(envOnce, "true")
 		}
 	case typePrompt:
 		pr := raw.Get("prompt")
@@ -305,7 +277,7 @@ func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string,
 		hd.Command = pr.Str
 		hd.Timeout = promptTimeout
 		if m := raw.Get("model"); m.Type == gjson.String {
-			set(envModel, m.Str)
+			h.SetEnv(envModel, m.Str)
 		}
 	}
 	if t := raw.Get("timeout"); t.Type == gjson.Number && t.Int() > 0 {
@@ -320,12 +292,12 @@ func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string,
 	}
 	if env := raw.Get("env"); env.IsObject() {
 		env.ForEach(func(k, v gjson.Result) bool {
-			set(k.Str, v.String())
+			h.SetEnv(k.Str, v.String())
 			return true
 		})
 	}
 	if n := raw.Get("name"); n.Type == gjson.String {
-		set(envName, n.Str)
+		h.SetEnv(envName, n.Str)
 	}
 	if sh := raw.Get("shell"); sh.Type == gjson.String && hd.Type == hooks.TypeCommand {
 		switch sh.Str {
