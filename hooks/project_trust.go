@@ -211,6 +211,12 @@ func shellWord(s string) string {
 	}) < 0 {
 		return s
 	}
+	return ShellQuote(s)
+}
+
+// ShellQuote quotes s as one word for a POSIX shell: in single quotes, each
+// single quote inside written as '\”.
+func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 

@@ -54,9 +54,9 @@ func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (s
 			if sh := raw.Get("shell"); sh.Exists() && sh.Type != gjson.Null {
 				switch sh.String() {
 				case "bash":
-					hd.Command = "bash -c " + shellQuote(hd.Command)
+					hd.Command = "bash -c " + hooks.ShellQuote(hd.Command)
 				case "powershell":
-					hd.Command = "pwsh -NoProfile -Command " + shellQuote(hd.Command)
+					hd.Command = "pwsh -NoProfile -Command " + hooks.ShellQuote(hd.Command)
 				default:
 					warns = append(warns, fmt.Sprintf(`ignoring "shell" %s: expected "bash" or "powershell"`, sh.Raw))
 				}
@@ -126,7 +126,7 @@ func execArg(s string) string {
 		for _, ph := range execPlaceholders {
 			if strings.HasPrefix(s[i:], ph) {
 				if i > lit {
-					b.WriteString(shellQuote(s[lit:i]))
+					b.WriteString(hooks.ShellQuote(s[lit:i]))
 				}
 				b.WriteString(`"$` + ph[2:len(ph)-1] + `"`)
 				i += len(ph) - 1
@@ -136,14 +136,9 @@ func execArg(s string) string {
 		}
 	}
 	if lit < len(s) || b.Len() == 0 {
-		b.WriteString(shellQuote(s[lit:]))
+		b.WriteString(hooks.ShellQuote(s[lit:]))
 	}
 	return b.String()
-}
-
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // claudeNever matches no input: a handler whose "if" cannot apply.

@@ -391,7 +391,7 @@ func (d *discovery) commandOf(h gjson.Result, where, path string) (string, bool)
 		return "", false
 	}
 	if exec != "" {
-		return "'" + strings.ReplaceAll(exec, "'", `'\''`) + "'", true
+		return hooks.ShellQuote(exec), true
 	}
 	cmd := bash
 	if runtime.GOOS == "windows" {

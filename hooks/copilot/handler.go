@@ -67,7 +67,7 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(root, dir)
 			}
-			run.Handler.Command = "cd " + shellQuote(dir) + " && " + h.Handler.Command
+			run.Handler.Command = "cd " + hooks.ShellQuote(dir) + " && " + h.Handler.Command
 		}
 		ev := h.Env[envVSCode]
 		if ev == "" {
@@ -77,10 +77,6 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 		raw.Stdout = liftAnswer(raw.Stdout)
 		return raw
 	})
-}
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // secureEvents need an https URL.

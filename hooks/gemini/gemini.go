@@ -343,12 +343,8 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 			}
 		}
 		run.Handler.Command = projectVars.ReplaceAllStringFunc(h.Handler.Command, func(m string) string {
-			return shellQuote(vals[m[1:]])
+			return hooks.ShellQuote(vals[m[1:]])
 		})
 		return e.RunCommand(ctx, &run, stdin)
 	})
-}
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -303,16 +303,12 @@ func readHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (string,
 		switch sh.Str {
 		case "bash":
 		case "powershell":
-			hd.Command = "pwsh -NoProfile -Command " + shellQuote(hd.Command)
+			hd.Command = "pwsh -NoProfile -Command " + hooks.ShellQuote(hd.Command)
 		default:
 			warns = append(warns, fmt.Sprintf(`ignoring "shell" %q: expected "bash" or "powershell"`, sh.Str))
 		}
 	}
 	return strings.Join(warns, "; "), false
-}
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // dedupe runs identical handlers once (getHookKey: name and command, url or
