@@ -14,12 +14,14 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/client"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 // claudeRun is one claude -p run: its folders, recorder and model.
 type claudeRun struct {
 	home, work string
-	rec        *recorder
+	rec        *rh.Recorder
 	model      *model
 	stdout     string
 	stderr     string
@@ -28,19 +30,19 @@ type claudeRun struct {
 
 // newClaude prepares a HOME whose ~/.claude/settings.json holds settings
 // (with "hooks") and a scripted model.
-func newClaude(t *testing.T, rec *recorder, settings map[string]any, script ...turn) *claudeRun {
+func newClaude(t *testing.T, rec *rh.Recorder, settings map[string]any, script ...turn) *claudeRun {
 	t.Helper()
 	r := &claudeRun{home: t.TempDir(), work: t.TempDir(), rec: rec}
 	r.model = startAnthropic(t, script...)
 	b, _ := json.MarshalIndent(settings, "", "  ")
-	writeFile(t, filepath.Join(r.home, ".claude", "settings.json"), string(b))
+	rh.WriteFile(t, filepath.Join(r.home, ".claude", "settings.json"), string(b))
 	os.MkdirAll(filepath.Join(r.home, "tmp"), 0o755)
 	return r
 }
 
 func (r *claudeRun) hostEnv() []string {
 	env := append(baseEnv(r.home),
-		"ANTHROPIC_BASE_URL="+r.model.srv.URL,
+		"ANTHROPIC_BASE_URL="+r.model.URL(),
 		"ANTHROPIC_API_KEY=sk-ant-realhost",
 		"IS_SANDBOX=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
@@ -62,7 +64,7 @@ func (r *claudeRun) exec(t *testing.T, prompt string, extra ...string) {
 	args := append([]string{"-p", "--output-format", "stream-json", "--include-hook-events", "--verbose",
 		"--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"}, extra...)
 	args = append(args, prompt)
-	r.stdout, r.stderr, err = run(ctx, r.work, r.hostEnv(), "", bin, args...)
+	r.stdout, r.stderr, err = rh.Run(ctx, r.work, r.hostEnv(), "", bin, args...)
 	if err != nil {
 		t.Logf("claude -p: %v\nstdout:\n%.4000s\nstderr:\n%.4000s", err, r.stdout, r.stderr)
 	}
@@ -75,10 +77,10 @@ func (r *claudeRun) hookd(t *testing.T, event, input string, extra ...string) st
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
 	in := filepath.Join(t.TempDir(), "input.json")
-	writeFile(t, in, input)
+	rh.WriteFile(t, in, input)
 	args := append([]string{"run", event, "--profile", "claude", "--home", filepath.Join(r.home, ".claude"), "--cwd", r.work, "--input", in}, extra...)
 	env := append(baseEnv(r.home), r.env...)
-	out, errOut, err := run(ctx, r.work, env, "", hookd(t), args...)
+	out, errOut, err := rh.Run(ctx, r.work, env, "", rh.Hookd(t), args...)
 	if err != nil && out == "" {
 		t.Logf("hookd run: %v\n%s", err, errOut)
 	}
@@ -96,7 +98,7 @@ func (r *claudeRun) hookdServe(t *testing.T, event, input string) (string, []str
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	c, err := client.Start(ctx, hookd(t), io.Discard, "serve", "--log-level", "error")
+	c, err := client.Start(ctx, rh.Hookd(t), io.Discard, "serve", "--log-level", "error")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/client"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 // Issue 17: a skill's frontmatter hooks join the session when the skill is
@@ -21,35 +23,35 @@ import (
 // once, and CLAUDE_PLUGIN_ROOT is the skill's folder. Claude Code invokes the
 // skill through its Skill tool; hookd is told with hooks/activateSkill.
 func TestClaude_SkillFrontmatterHooks(t *testing.T) {
-	rec := newRecorder(t)
-	every, once := rec.cmd("every", "", 0), rec.cmd("once", "", 0)
+	rec := rh.NewRecorder(t)
+	every, once := rec.Cmd("every", "", 0), rec.Cmd("once", "", 0)
 	r := newClaude(t, rec, map[string]any{})
 	skill := filepath.Join(r.home, ".claude", "skills", "guard")
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	writeFile(t, filepath.Join(skill, "SKILL.md"), "---\nname: guard\ndescription: Guards the shell. Use before running shell commands.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(every)+"\n        - type: command\n          command: "+q(once)+"\n          once: true\n---\nFollow the guard.\n")
+	rh.WriteFile(t, filepath.Join(skill, "SKILL.md"), "---\nname: guard\ndescription: Guards the shell. Use before running shell commands.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(every)+"\n        - type: command\n          command: "+q(once)+"\n          once: true\n---\nFollow the guard.\n")
 	bash := func(c string) turn { return callTool("Bash", `{"command":"`+c+`","description":"x"}`) }
-	r.model.script = []turn{bash("echo before"), callTool("Skill", `{"skill":"guard"}`), bash("echo after1"), bash("echo after2"), say("finished")}
+	r.model.SetScript(bash("echo before"), callTool("Skill", `{"skill":"guard"}`), bash("echo after1"), bash("echo after2"), say("finished"))
 	r.exec(t, "run it")
 	cmds := func(name string) string {
 		var out []string
-		for _, c := range rec.calls(name) {
-			out = append(out, gjson.Get(c.stdin, "tool_input.command").Str)
+		for _, c := range rec.Calls(name) {
+			out = append(out, gjson.Get(c.Stdin, "tool_input.command").Str)
 		}
 		return strings.Join(out, ",")
 	}
 	host := [3]string{cmds("every"), cmds("once"), ""}
-	if cs := rec.calls("every"); len(cs) > 0 {
-		host[2] = cs[0].env["CLAUDE_PLUGIN_ROOT"]
+	if cs := rec.Calls("every"); len(cs) > 0 {
+		host[2] = cs[0].Env["CLAUDE_PLUGIN_ROOT"]
 	}
 
-	rec.reset()
+	rec.Reset()
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
 	for _, kv := range baseEnv(r.home) {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	c, err := client.Start(ctx, hookd(t), io.Discard, "serve", "--log-level", "error")
+	c, err := client.Start(ctx, rh.Hookd(t), io.Discard, "serve", "--log-level", "error")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +72,8 @@ func TestClaude_SkillFrontmatterHooks(t *testing.T) {
 	runBash("echo after1")
 	runBash("echo after2")
 	ours := [3]string{cmds("every"), cmds("once"), ""}
-	if cs := rec.calls("every"); len(cs) > 0 {
-		ours[2] = cs[0].env["CLAUDE_PLUGIN_ROOT"]
+	if cs := rec.Calls("every"); len(cs) > 0 {
+		ours[2] = cs[0].Env["CLAUDE_PLUGIN_ROOT"]
 	}
 	t.Logf("skill hooks, every handler: Claude Code %q, hookd %q", host[0], ours[0])
 	t.Logf("skill hooks, once handler: Claude Code %q, hookd %q", host[1], ours[1])
@@ -88,15 +90,15 @@ func TestClaude_SkillFrontmatterHooks(t *testing.T) {
 // order, go to hookd serve, and both must run the agent's hooks for the same
 // ones.
 func TestClaude_AgentFrontmatterHooks(t *testing.T) {
-	rec := newRecorder(t)
-	pre, stop, all := rec.cmd("agentpre", "", 0), rec.cmd("agentstop", "", 0), rec.cmd("all", "", 0)
+	rec := rh.NewRecorder(t)
+	pre, stop, all := rec.Cmd("agentpre", "", 0), rec.Cmd("agentstop", "", 0), rec.Cmd("all", "", 0)
 	every := []any{cgroup("-", cmdHandler(all))}
 	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("PreToolUse", every, "SubagentStart", every, "SubagentStop", every, "Stop", every)})
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	writeFile(t, filepath.Join(r.home, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code. Use for reviews.\ntools: Bash\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(pre)+"\n  Stop:\n    - hooks:\n        - type: command\n          command: "+q(stop)+"\n---\nYou review code.\n")
+	rh.WriteFile(t, filepath.Join(r.home, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code. Use for reviews.\ntools: Bash\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(pre)+"\n  Stop:\n    - hooks:\n        - type: command\n          command: "+q(stop)+"\n---\nYou review code.\n")
 	bash := func(c string) turn { return callTool("Bash", `{"command":"`+c+`","description":"x"}`) }
-	r.model.script = []turn{callTool("Agent", `{"description":"review","prompt":"review it","subagent_type":"reviewer"}`),
-		bash("echo outside"), say("finished")}
+	r.model.SetScript(callTool("Agent", `{"description":"review","prompt":"review it","subagent_type":"reviewer"}`),
+		bash("echo outside"), say("finished"))
 	// The subagent's requests (its system prompt is the agent's body) get
 	// their own script, whenever they come.
 	var subMu sync.Mutex
@@ -127,26 +129,26 @@ func TestClaude_AgentFrontmatterHooks(t *testing.T) {
 	}
 	cmds := func(name string) string {
 		var out []string
-		for _, c := range rec.calls(name) {
-			out = append(out, key(c.stdin))
+		for _, c := range rec.Calls(name) {
+			out = append(out, key(c.Stdin))
 		}
 		return strings.Join(out, ",")
 	}
 	host := [2]string{cmds("agentpre"), cmds("agentstop")}
 	var inputs []string
-	for _, c := range rec.calls("all") {
-		inputs = append(inputs, c.stdin)
+	for _, c := range rec.Calls("all") {
+		inputs = append(inputs, c.Stdin)
 	}
 	t.Logf("events in Claude Code: %s", cmds("all"))
 
-	rec.reset()
+	rec.Reset()
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
 	for _, kv := range baseEnv(r.home) {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	c, err := client.Start(ctx, hookd(t), io.Discard, "serve", "--log-level", "error")
+	c, err := client.Start(ctx, rh.Hookd(t), io.Discard, "serve", "--log-level", "error")
 	if err != nil {
 		t.Fatal(err)
 	}

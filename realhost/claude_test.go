@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 var hookErrorPrefix = regexp.MustCompile(`^\w+:\w+ hook error: `)
@@ -61,28 +63,28 @@ func toolResult(reqs []string, i int) string {
 
 // Item 5: "if" rules, read as Claude Code reads a command.
 func TestClaude_IfRules(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	rules := []string{"Bash(rm *)", "Bash(echo hello)", `Bash(echo "hello")`, "Bash(ls *)"}
-	hs := []map[string]any{cmdHandler(rec.cmd("all", "", 0))}
+	hs := []map[string]any{cmdHandler(rec.Cmd("all", "", 0))}
 	for i, rule := range rules {
-		hs = append(hs, cmdHandler(rec.cmd(fmt.Sprintf("r%d", i), "", 0), "if", rule))
+		hs = append(hs, cmdHandler(rec.Cmd(fmt.Sprintf("r%d", i), "", 0), "if", rule))
 	}
 	cmds := []string{`echo "hello"`, `ls -a && rm -f /tmp/realhost-none`, `FOO=1 rm -f /tmp/realhost-none`}
 	var script []turn
 	for _, c := range cmds {
 		script = append(script, callTool("Bash", fmt.Sprintf(`{"command":%q,"description":"x"}`, c)))
 	}
-	edit := cmdHandler(rec.cmd("edit", "", 0), "if", "Edit(*.txt)")
+	edit := cmdHandler(rec.Cmd("edit", "", 0), "if", "Edit(*.txt)")
 	script = append(script, callTool("Write", `{"file_path":"WORK/a.txt","content":"x"}`), say("finished"))
 	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("PreToolUse", []any{cgroup("Bash", hs...), cgroup("Write|Edit", edit)})})
-	script[3].args = strings.ReplaceAll(script[3].args, "WORK", r.work)
-	r.model.script = script
+	script[3].Args = strings.ReplaceAll(script[3].Args, "WORK", r.work)
+	r.model.SetScript(script...)
 	r.exec(t, "run it")
 	fired := func(cmd string) string {
 		var out []string
 		for i, rule := range rules {
-			for _, c := range rec.calls(fmt.Sprintf("r%d", i)) {
-				if gjson.Get(c.stdin, "tool_input.command").Str == cmd {
+			for _, c := range rec.Calls(fmt.Sprintf("r%d", i)) {
+				if gjson.Get(c.Stdin, "tool_input.command").Str == cmd {
 					out = append(out, rule)
 				}
 			}
@@ -96,28 +98,28 @@ func TestClaude_IfRules(t *testing.T) {
 	for _, c := range cmds {
 		host[c] = fired(c)
 	}
-	hostEdit := yesNo(len(rec.calls("edit")) > 0)
-	inputs := rec.calls("all")
-	rec.reset()
+	hostEdit := yesNo(len(rec.Calls("edit")) > 0)
+	inputs := rec.Calls("all")
+	rec.Reset()
 	for _, c := range inputs {
-		r.hookd(t, "PreToolUse", c.stdin)
+		r.hookd(t, "PreToolUse", c.Stdin)
 	}
 	r.hookd(t, "PreToolUse", fmt.Sprintf(`{"tool_name":"Write","tool_input":{"file_path":"%s/a.txt","content":"x"},"tool_use_id":"w1"}`, r.work))
 	for _, c := range cmds {
 		record(t, "claude", "5", fmt.Sprintf("rules %s that fire for `%s`", strings.Join(rules, " "), c), host[c], fired(c))
 	}
-	record(t, "claude", "5", "Edit(*.txt) fires for Write a.txt", hostEdit, yesNo(len(rec.calls("edit")) > 0))
+	record(t, "claude", "5", "Edit(*.txt) fires for Write a.txt", hostEdit, yesNo(len(rec.Calls("edit")) > 0))
 }
 
 // Item 8: a deny without a reason, and the two model-switch events.
 func TestClaude_DenyWithoutReasonAndEvents(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	deny := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"}}`
-	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("PreToolUse", []any{cgroup("Bash", cmdHandler(rec.cmd("pre", deny, 0)))})},
+	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("PreToolUse", []any{cgroup("Bash", cmdHandler(rec.Cmd("pre", deny, 0)))})},
 		callTool("Bash", `{"command":"echo hi","description":"x"}`), say("finished"))
 	r.exec(t, "run it")
 	host := toolResult(r.model.Requests(), 1)
-	res := r.hookd(t, "PreToolUse", firstCall(t, rec, "pre", "claude").stdin)
+	res := r.hookd(t, "PreToolUse", firstCall(t, rec, "pre", "claude").Stdin)
 	record(t, "claude", "8", "deny without a reason: the text the model gets", host, gjson.Get(res, "reason").Str)
 
 	bin, err := hostBinary("@anthropic-ai/claude-code", claudeVersion, "claude")
@@ -131,31 +133,31 @@ func TestClaude_DenyWithoutReasonAndEvents(t *testing.T) {
 	}
 	for _, ev := range []string{"PreModelSwitch", "PostModelSwitch"} {
 		known := strings.Contains(string(data), ev)
-		out, _, _ := run(t.Context(), r.work, baseEnv(r.home), "", hookd(t), "run", ev, "--profile", "claude", "--home", filepath.Join(r.home, ".claude"), "--cwd", r.work)
+		out, _, _ := rh.Run(t.Context(), r.work, baseEnv(r.home), "", rh.Hookd(t), "run", ev, "--profile", "claude", "--home", filepath.Join(r.home, ".claude"), "--cwd", r.work)
 		record(t, "claude", "8", ev+" is a known event", yesNo(known), yesNo(gjson.Get(out, "event").Str == ev))
 	}
 }
 
 // Item 4: the environment of a SessionStart hook and CLAUDE_ENV_FILE.
 func TestClaude_SessionStartEnvironment(t *testing.T) {
-	rec := newRecorder(t)
-	write := `[ -n "$CLAUDE_ENV_FILE" ] && echo 'export FROM_HOOK=envfile-works' >> "$CLAUDE_ENV_FILE"; ` + rec.cmd("start", "", 0)
+	rec := rh.NewRecorder(t)
+	write := `[ -n "$CLAUDE_ENV_FILE" ] && echo 'export FROM_HOOK=envfile-works' >> "$CLAUDE_ENV_FILE"; ` + rec.Cmd("start", "", 0)
 	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("SessionStart", []any{cgroup("-", cmdHandler(write))})},
 		callTool("Bash", `{"command":"echo \"got:$FROM_HOOK\"","description":"x"}`), say("finished"))
 	r.exec(t, "run it")
 	host := firstCall(t, rec, "start", "claude")
-	vars := func(c call) string {
+	vars := func(c rh.Call) string {
 		var have []string
 		for _, k := range []string{"CLAUDECODE", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDE_ENV_FILE", "PLUGIN_ROOT", "PLUGIN_DATA"} {
-			if _, ok := c.env[k]; ok {
+			if _, ok := c.Env[k]; ok {
 				have = append(have, k)
 			}
 		}
 		return strings.Join(have, " ")
 	}
 	hostExport := toolResult(r.model.Requests(), 1)
-	rec.reset()
-	res := r.hookd(t, "SessionStart", host.stdin)
+	rec.Reset()
+	res := r.hookd(t, "SessionStart", host.Stdin)
 	hd := firstCall(t, rec, "start", "hookd: "+res)
 	record(t, "claude", "4", "SessionStart hook environment (of CLAUDECODE CLAUDE_PROJECT_DIR CLAUDE_CODE_SESSION_ID CLAUDE_ENV_FILE PLUGIN_ROOT PLUGIN_DATA)", vars(host), vars(hd))
 	hdExport := "got:"
@@ -167,13 +169,13 @@ func TestClaude_SessionStartEnvironment(t *testing.T) {
 
 // Item 6: the order of context from several hooks.
 func TestClaude_ContextOrder(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	// A waits until B's process is gone (reaped by the host), so B has
 	// finished first; both loops are bounded.
-	done := filepath.Join(rec.dir, "b.pid")
+	done := filepath.Join(rec.Dir, "b.pid")
 	a := fmt.Sprintf(`cat >/dev/null; for i in $(seq 400); do [ -s %[1]s ] && break; sleep 0.05; done; for i in $(seq 400); do kill -0 $(cat %[1]s) 2>/dev/null || break; sleep 0.05; done; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx-A"}}'`, done)
 	b := fmt.Sprintf(`cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"ctx-B"}}'; echo $$ > %s`, done)
-	rec2 := cmdHandler(rec.cmd("in", "", 0))
+	rec2 := cmdHandler(rec.Cmd("in", "", 0))
 	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("UserPromptSubmit", []any{cgroup("-", cmdHandler(a), cmdHandler(b), rec2)})}, say("finished"))
 	r.exec(t, "run it")
 	order := func(s string) string {
@@ -192,7 +194,7 @@ func TestClaude_ContextOrder(t *testing.T) {
 	if len(reqs) > 0 {
 		host = order(gjson.Get(reqs[0], "messages").Raw)
 	}
-	in := firstCall(t, rec, "in", "claude").stdin
+	in := firstCall(t, rec, "in", "claude").Stdin
 	os.Remove(done)
 	res := r.hookd(t, "UserPromptSubmit", in)
 	record(t, "claude", "6", "context from two hooks (B finishes first)", host, order(gjson.Get(res, "additionalContext").Raw))
@@ -240,7 +242,7 @@ func (h *httpRecorder) reset() {
 
 // Item 1: http handlers.
 func TestClaude_HTTPHandlers(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	deny := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"http says no"}}`
 	ok := newHTTPRecorder(t, deny)
 	blocked := newHTTPRecorder(t, `{}`)
@@ -248,7 +250,7 @@ func TestClaude_HTTPHandlers(t *testing.T) {
 	settings := map[string]any{
 		"allowedHttpHookUrls": []string{"http://127.0.0.1:*"},
 		"hooks": hooksOf("PreToolUse", []any{cgroup("Bash",
-			cmdHandler(rec.cmd("pre", "", 0)),
+			cmdHandler(rec.Cmd("pre", "", 0)),
 			handler("type", "http", "url", ok.srv.URL+"/hook", "headers", map[string]any{"X-Allowed": "$ALLOWED_TOKEN", "X-Other": "${OTHER_TOKEN}"},
 				"allowedEnvVars", []string{"ALLOWED_TOKEN"}),
 			handler("type", "http", "url", blockedURL),
@@ -263,7 +265,7 @@ func TestClaude_HTTPHandlers(t *testing.T) {
 	if strings.Contains(r.stdout, "does not match any pattern in allowedHttpHookUrls") {
 		hostMsg = "HTTP hook blocked: … does not match any pattern in allowedHttpHookUrls"
 	}
-	in := firstCall(t, rec, "pre", "claude").stdin
+	in := firstCall(t, rec, "pre", "claude").Stdin
 	ok.reset()
 	blocked.reset()
 	res := r.hookd(t, "PreToolUse", in)
@@ -279,12 +281,12 @@ func TestClaude_HTTPHandlers(t *testing.T) {
 
 // Item 3: exec form, onFailure and asyncRewake.
 func TestClaude_CommandFields(t *testing.T) {
-	rec := newRecorder(t)
-	argsFile := filepath.Join(rec.dir, "args.txt")
-	rewakeDone := filepath.Join(rec.dir, "rewake-done")
+	rec := rh.NewRecorder(t)
+	argsFile := filepath.Join(rec.Dir, "args.txt")
+	rewakeDone := filepath.Join(rec.Dir, "rewake-done")
 	settings := map[string]any{"hooks": hooksOf(
 		"PreToolUse", []any{
-			cgroup("Bash", cmdHandler(rec.cmd("pre", "", 0)),
+			cgroup("Bash", cmdHandler(rec.Cmd("pre", "", 0)),
 				handler("type", "command", "command", "bash", "args", []string{"-c", `printf '%s\n' "$@" > ` + argsFile, "x", "$HOME", "a b", "*", "${CLAUDE_PROJECT_DIR}"})),
 			cgroup("Write", cmdHandler("cat >/dev/null; exit 1", "onFailure", "block")),
 		},
@@ -313,13 +315,13 @@ func TestClaude_CommandFields(t *testing.T) {
 		}
 	}
 	hostFail := toolResult(reqs, 3)
-	pre := rec.calls("pre")
+	pre := rec.Calls("pre")
 	if len(pre) == 0 {
 		t.Fatal("pre never ran")
 	}
 	os.Remove(argsFile)
-	rec.reset()
-	r.hookd(t, "PreToolUse", pre[0].stdin)
+	rec.Reset()
+	r.hookd(t, "PreToolUse", pre[0].Stdin)
 	record(t, "claude", "3", "exec form args $HOME, \"a b\", *, ${CLAUDE_PROJECT_DIR}", hostArgs, readArgs())
 	resW := r.hookd(t, "PreToolUse", `{"tool_name":"Write","tool_input":{"file_path":"/tmp/realhost-never.txt","content":"x"},"tool_use_id":"w1"}`)
 	d := gjson.Get(resW, "decision").Str
@@ -356,14 +358,14 @@ func TestClaude_PromptAndAgentHandlers(t *testing.T) {
 		{"prompt ok:false on Stop", "Stop", "prompt", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := newRecorder(t)
+			rec := rh.NewRecorder(t)
 			const prompt = "Judge this call: $ARGUMENTS"
 			matcher := "Bash"
 			if tc.event == "Stop" {
 				matcher = "-"
 			}
 			judge := handler(append([]any{"type", tc.kind, "prompt", prompt}, tc.extra...)...)
-			settings := map[string]any{"hooks": hooksOf(tc.event, []any{cgroup(matcher, cmdHandler(rec.cmd("in", "", 0)), judge)})}
+			settings := map[string]any{"hooks": hooksOf(tc.event, []any{cgroup(matcher, cmdHandler(rec.Cmd("in", "", 0)), judge)})}
 			r := newClaude(t, rec, settings, callTool("Bash", `{"command":"echo hi","description":"x"}`), say("finished"), say("again"))
 			judged := 0
 			var arguments string
@@ -387,7 +389,7 @@ func TestClaude_PromptAndAgentHandlers(t *testing.T) {
 				}
 			}
 			t.Logf("main-loop requests: %d, judge requests: %d", len(main), judged)
-			in := firstCall(t, rec, "in", "claude").stdin
+			in := firstCall(t, rec, "in", "claude").Stdin
 			var host string
 			switch {
 			case tc.event == "Stop":

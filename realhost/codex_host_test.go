@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 // codexRun is one codex exec run: its folders, recorder and model.
 type codexRun struct {
 	home, work string
-	rec        *recorder
+	rec        *rh.Recorder
 	model      *model
 	stdout     string
 	stderr     string
@@ -24,9 +26,9 @@ type codexRun struct {
 // and the given hooks (the "hooks" object of hooks.json).
 func newCodex(t *testing.T, hooks map[string]any, script ...turn) *codexRun {
 	t.Helper()
-	r := &codexRun{home: t.TempDir(), work: t.TempDir(), rec: newRecorder(t)}
+	r := &codexRun{home: t.TempDir(), work: t.TempDir(), rec: rh.NewRecorder(t)}
 	r.model = startOpenAI(t, script...)
-	writeFile(t, filepath.Join(r.home, "config.toml"), fmt.Sprintf(`model = "realhost-model"
+	rh.WriteFile(t, filepath.Join(r.home, "config.toml"), fmt.Sprintf(`model = "realhost-model"
 model_provider = "realhost"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"
@@ -40,9 +42,9 @@ stream_max_retries = 0
 
 [features]
 hooks = true
-`, r.model.srv.URL))
+`, r.model.URL()))
 	b, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
-	writeFile(t, filepath.Join(r.home, "hooks.json"), string(b))
+	rh.WriteFile(t, filepath.Join(r.home, "hooks.json"), string(b))
 	os.MkdirAll(filepath.Join(r.home, "tmp"), 0o755)
 	return r
 }
@@ -59,7 +61,7 @@ func (r *codexRun) exec(t *testing.T, prompt string, extra ...string) {
 	env := append(baseEnv(r.home), "CODEX_HOME="+r.home, "OPENAI_API_KEY=sk-realhost", "RUST_LOG=error")
 	args := append([]string{"exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "-C", r.work}, extra...)
 	args = append(args, prompt)
-	r.stdout, r.stderr, err = run(ctx, r.work, env, "", bin, args...)
+	r.stdout, r.stderr, err = rh.Run(ctx, r.work, env, "", bin, args...)
 	if err != nil {
 		t.Logf("codex exec: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
 	}
@@ -72,10 +74,10 @@ func (r *codexRun) hookd(t *testing.T, event, input string, extra ...string) str
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
 	in := filepath.Join(t.TempDir(), "input.json")
-	writeFile(t, in, input)
+	rh.WriteFile(t, in, input)
 	args := append([]string{"run", event, "--profile", "codex", "--home", r.home, "--cwd", r.work, "--bypass-trust", "--input", in}, extra...)
 	env := append(baseEnv(r.home), "CODEX_HOME="+r.home)
-	out, errOut, err := run(ctx, r.work, env, "", hookd(t), args...)
+	out, errOut, err := rh.Run(ctx, r.work, env, "", rh.Hookd(t), args...)
 	if err != nil && out == "" {
 		t.Logf("hookd run: %v\n%s", err, errOut)
 	}

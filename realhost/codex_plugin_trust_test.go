@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 // TestCodex_PluginTrustInterop: a plugin in Codex's install cache, reviewed
@@ -17,17 +19,17 @@ import (
 // trust bound to the plugin folder applies only outside the install cache).
 func TestCodex_PluginTrustInterop(t *testing.T) {
 	for _, reviewed := range []bool{false, true} {
-		rec := newRecorder(t)
+		rec := rh.NewRecorder(t)
 		r := newCodex(t, hooksOf(), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
 		root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
-		writeFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
-		b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.cmd("plug", "", 0))})})
-		writeFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
+		rh.WriteFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
+		b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.Cmd("plug", "", 0))})})
+		rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
 		cfg, _ := os.ReadFile(filepath.Join(r.home, "config.toml"))
-		writeFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
+		rh.WriteFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
 		if reviewed {
 			ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
-			out, errOut, err := run(ctx, r.work, append(baseEnv(r.home), "CODEX_HOME="+r.home), "", hookd(t), "trust", "--all", "--home", r.home)
+			out, errOut, err := rh.Run(ctx, r.work, append(baseEnv(r.home), "CODEX_HOME="+r.home), "", rh.Hookd(t), "trust", "--all", "--home", r.home)
 			cancel()
 			if err != nil {
 				t.Fatalf("hookd trust --all: %v\n%s%s", err, out, errOut)
@@ -41,12 +43,12 @@ func TestCodex_PluginTrustInterop(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 		env := append(baseEnv(r.home), "CODEX_HOME="+r.home, "OPENAI_API_KEY=sk-realhost", "RUST_LOG=error")
-		r.stdout, r.stderr, err = run(ctx, r.work, env, "", bin, "exec", "--skip-git-repo-check", "-C", r.work, "run it")
+		r.stdout, r.stderr, err = rh.Run(ctx, r.work, env, "", bin, "exec", "--skip-git-repo-check", "-C", r.work, "run it")
 		cancel()
 		if err != nil {
 			t.Logf("codex exec: %v\n%s\n%s", err, r.stdout, r.stderr)
 		}
-		host := yesNo(len(rec.calls("plug")) > 0)
+		host := yesNo(len(rec.Calls("plug")) > 0)
 		list := hookdList(t, r.home, "--home", r.home, "--cwd", r.work)
 		hd := yesNo(list.Get(`hooks.#(trust=="trusted")`).Exists())
 		what := "an installed plugin's hook, never reviewed, runs"

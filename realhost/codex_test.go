@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 func group(matcher, command string) map[string]any {
@@ -41,9 +43,9 @@ func yesNo(b bool) string {
 
 // firstCall returns the first recorded call of name, failing the test when
 // the hook never ran.
-func firstCall(t *testing.T, rec *recorder, name, where string) call {
+func firstCall(t *testing.T, rec *rh.Recorder, name, where string) rh.Call {
 	t.Helper()
-	cs := rec.calls(name)
+	cs := rec.Calls(name)
 	if len(cs) == 0 {
 		t.Fatalf("%s: hook %s never ran", where, name)
 	}
@@ -52,20 +54,20 @@ func firstCall(t *testing.T, rec *recorder, name, where string) call {
 
 // hookdHas reports whether `hookd run --help` lists a flag.
 func hookdHas(t *testing.T, flag string) bool {
-	out, _ := exec.Command(hookd(t), "run", "--help").CombinedOutput()
+	out, _ := exec.Command(rh.Hookd(t), "run", "--help").CombinedOutput()
 	return strings.Contains(string(out), "-"+flag+" ")
 }
 
 // addedEnv lists the variables a hook saw that its parent was not given,
 // minus those every shell sets.
-func addedEnv(c call, given []string) string {
+func addedEnv(c rh.Call, given []string) string {
 	base := map[string]bool{"PWD": true, "SHLVL": true, "_": true, "OLDPWD": true}
 	for _, kv := range given {
 		k, _, _ := strings.Cut(kv, "=")
 		base[k] = true
 	}
 	var keys []string
-	for k := range c.env {
+	for k := range c.Env {
 		if !base[k] && !strings.HasPrefix(k, "CODEX_") && k != "RUST_LOG" && k != "OPENAI_API_KEY" {
 			keys = append(keys, k)
 		}
@@ -79,14 +81,14 @@ func addedEnv(c call, given []string) string {
 
 // Items 1, 4 and 5: the shell, the environment and the stdin of one shell call.
 func TestCodex_ShellEnvironmentStdin(t *testing.T) {
-	rec := newRecorder(t)
-	r := newCodex(t, hooksOf("PreToolUse", []any{group("*", rec.cmd("pre", "", 0))}),
+	rec := rh.NewRecorder(t)
+	r := newCodex(t, hooksOf("PreToolUse", []any{group("*", rec.Cmd("pre", "", 0))}),
 		callTool("exec_command", `{"cmd":"echo \"<a>&\""}`), say("finished"))
 	r.exec(t, "run it")
 	host := firstCall(t, rec, "pre", "codex")
-	rec.reset()
+	rec.Reset()
 	var v any
-	json.Unmarshal([]byte(host.stdin), &v)
+	json.Unmarshal([]byte(host.Stdin), &v)
 	var pb strings.Builder
 	enc := json.NewEncoder(&pb)
 	enc.SetEscapeHTML(false)
@@ -96,30 +98,30 @@ func TestCodex_ShellEnvironmentStdin(t *testing.T) {
 	hookd := r.hookd(t, "PreToolUse", string(pretty))
 	hd := firstCall(t, rec, "pre", "hookd: "+hookd)
 
-	record(t, "codex", "1", "shell of a hook command (SHELL=/bin/bash)", host.shell, hd.shell)
+	record(t, "codex", "1", "shell of a hook command (SHELL=/bin/bash)", host.Shell, hd.Shell)
 	given := append(baseEnv(r.home), "CODEX_HOME="+r.home)
 	record(t, "codex", "4", "variables added to a hook's environment", addedEnv(host, given), addedEnv(hd, given))
 	oneLine := func(s string) string {
 		return fmt.Sprintf("one line: %s; <>& unescaped: %s", yesNo(!strings.Contains(strings.TrimSuffix(s, "\n"), "\n")), yesNo(strings.Contains(s, `<a>&`)))
 	}
-	record(t, "codex", "5", "stdin when the host sends pretty-printed input", oneLine(host.stdin), oneLine(hd.stdin))
-	record(t, "codex", "5", "stdin bytes equal the compact input (key order kept)", "yes", yesNo(strings.TrimSpace(hd.stdin) == strings.TrimSpace(host.stdin)))
+	record(t, "codex", "5", "stdin when the host sends pretty-printed input", oneLine(host.Stdin), oneLine(hd.Stdin))
+	record(t, "codex", "5", "stdin bytes equal the compact input (key order kept)", "yes", yesNo(strings.TrimSpace(hd.Stdin) == strings.TrimSpace(host.Stdin)))
 }
 
 // Item 3: which matchers fire for a shell call.
 func TestCodex_MatchersForAShellCall(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	matchers := []string{"Bash", "^Bash", "*", "-", "exec_command", "shell_command", "shell", "bash", "Edit|Write"}
 	var groups []any
 	for i, m := range matchers {
-		groups = append(groups, group(m, rec.cmd(fmt.Sprintf("m%d", i), "", 0)))
+		groups = append(groups, group(m, rec.Cmd(fmt.Sprintf("m%d", i), "", 0)))
 	}
 	r := newCodex(t, hooksOf("PreToolUse", groups), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
 	r.exec(t, "run it")
 	fired := func() string {
 		var out []string
 		for i, m := range matchers {
-			if len(rec.calls(fmt.Sprintf("m%d", i))) > 0 {
+			if len(rec.Calls(fmt.Sprintf("m%d", i))) > 0 {
 				if m == "-" {
 					m = "(none)"
 				}
@@ -129,8 +131,8 @@ func TestCodex_MatchersForAShellCall(t *testing.T) {
 		return strings.Join(out, " ")
 	}
 	host := fired()
-	in := firstCall(t, rec, "m0", "codex").stdin
-	rec.reset()
+	in := firstCall(t, rec, "m0", "codex").Stdin
+	rec.Reset()
 	r.hookd(t, "PreToolUse", in)
 	record(t, "codex", "3", "matchers that fire for a shell call (reported as Bash)", host, fired())
 }
@@ -142,8 +144,8 @@ func TestCodex_PostToolUseContinueFalse(t *testing.T) {
 		{"decision:block + continue:false", `{"decision":"block","reason":"blocked by hook","continue":false,"stopReason":"stopped by hook"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := newRecorder(t)
-			r := newCodex(t, hooksOf("PostToolUse", []any{group("Bash", rec.cmd("post", tc.out, 0))}),
+			rec := rh.NewRecorder(t)
+			r := newCodex(t, hooksOf("PostToolUse", []any{group("Bash", rec.Cmd("post", tc.out, 0))}),
 				callTool("exec_command", `{"cmd":"echo toolout"}`), say("after the hook"))
 			r.exec(t, "run it")
 			reqs := r.model.Requests()
@@ -152,7 +154,7 @@ func TestCodex_PostToolUseContinueFalse(t *testing.T) {
 				output = gjson.Get(reqs[1], `input.#(type=="function_call_output").output`).Str
 			}
 			host := fmt.Sprintf("model asked again: %s; tool output: %q", yesNo(len(reqs) > 1), output)
-			in := firstCall(t, rec, "post", "codex").stdin
+			in := firstCall(t, rec, "post", "codex").Stdin
 			res := r.hookd(t, "PostToolUse", in)
 			goesOn := gjson.Get(res, "continue").Type != gjson.False
 			hd := fmt.Sprintf("model asked again: %s; tool output: %q", yesNo(goesOn), gjson.Get(res, "feedback").Str)
@@ -163,24 +165,24 @@ func TestCodex_PostToolUseContinueFalse(t *testing.T) {
 
 // Items 4 and 6: a plugin installed in Codex's cache and enabled in config.toml.
 func TestCodex_InstalledPlugin(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	r := newCodex(t, hooksOf(), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
 	root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
-	writeFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
-	b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.cmd("plug", "", 0))})})
-	writeFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
+	rh.WriteFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
+	b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.Cmd("plug", "", 0))})})
+	rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
 	cfg, _ := os.ReadFile(filepath.Join(r.home, "config.toml"))
-	writeFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
+	rh.WriteFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
 	r.exec(t, "run it")
 	describe := func() (string, string) {
-		cs := rec.calls("plug")
+		cs := rec.Calls("plug")
 		if len(cs) == 0 {
 			return "hook did not run", "-"
 		}
 		c := cs[0]
 		env := []string{}
 		for _, k := range []string{"PLUGIN_ROOT", "PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"} {
-			if v, ok := c.env[k]; ok {
+			if v, ok := c.Env[k]; ok {
 				env = append(env, k+"="+strings.ReplaceAll(v, r.home, "$CODEX_HOME"))
 			}
 		}
@@ -188,12 +190,12 @@ func TestCodex_InstalledPlugin(t *testing.T) {
 	}
 	hostRan, hostEnv := describe()
 	var in string
-	if cs := rec.calls("plug"); len(cs) > 0 {
-		in = cs[0].stdin
+	if cs := rec.Calls("plug"); len(cs) > 0 {
+		in = cs[0].Stdin
 	} else {
 		in = `{"tool_name":"Bash","tool_input":{"command":"echo hi"},"tool_use_id":"c1"}`
 	}
-	rec.reset()
+	rec.Reset()
 	r.hookd(t, "PreToolUse", in)
 	hdRan, hdEnv := describe()
 	record(t, "codex", "6", "hookd run --home finds an installed, enabled plugin", hostRan, hdRan)
@@ -202,16 +204,16 @@ func TestCodex_InstalledPlugin(t *testing.T) {
 
 // Item 7: the session fields a host passes.
 func TestCodex_SessionFields(t *testing.T) {
-	rec := newRecorder(t)
-	r := newCodex(t, hooksOf("PreToolUse", []any{group("*", rec.cmd("pre", "", 0))}),
+	rec := rh.NewRecorder(t)
+	r := newCodex(t, hooksOf("PreToolUse", []any{group("*", rec.Cmd("pre", "", 0))}),
 		callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
 	r.exec(t, "run it", "--dangerously-bypass-approvals-and-sandbox")
-	host := firstCall(t, rec, "pre", "codex").stdin
+	host := firstCall(t, rec, "pre", "codex").Stdin
 	fields := func(s string) string {
 		return fmt.Sprintf("model=%s transcript_path=%s permission_mode=%s",
 			gjson.Get(s, "model").Raw, yesNo(gjson.Get(s, "transcript_path").Str != ""), gjson.Get(s, "permission_mode").Raw)
 	}
-	rec.reset()
+	rec.Reset()
 	// The host gives hookd only the event's own fields; the session ones come
 	// from flags when hookd run has them.
 	var extra []string
@@ -220,15 +222,15 @@ func TestCodex_SessionFields(t *testing.T) {
 			"--permission-mode", gjson.Get(host, "permission_mode").Str}
 	}
 	r.hookd(t, "PreToolUse", `{"tool_name":"Bash","tool_input":{"command":"echo hi"},"tool_use_id":"c1"}`, extra...)
-	hd := firstCall(t, rec, "pre", "hookd").stdin
+	hd := firstCall(t, rec, "pre", "hookd").Stdin
 	record(t, "codex", "7", "session fields (model, transcript_path, permission_mode) from hookd run flags", fields(host), fields(hd))
 }
 
 // Item 8: a Stop block's continuation, wrapped with the hook run id.
 func TestCodex_StopContinuationRunID(t *testing.T) {
-	rec := newRecorder(t)
-	script := filepath.Join(rec.dir, "stop.sh")
-	writeFile(t, script, `in=$(cat); if printf %s "$in" | grep -q '"stop_hook_active":true'; then echo '{}'; else echo '{"decision":"block","reason":"keep going"}'; fi`)
+	rec := rh.NewRecorder(t)
+	script := filepath.Join(rec.Dir, "stop.sh")
+	rh.WriteFile(t, script, `in=$(cat); if printf %s "$in" | grep -q '"stop_hook_active":true'; then echo '{}'; else echo '{"decision":"block","reason":"keep going"}'; fi`)
 	r := newCodex(t, hooksOf("Stop", []any{group("-", "bash "+script)}), say("first"), say("second"))
 	r.exec(t, "run it")
 	hooksFile := filepath.Join(r.home, "hooks.json")

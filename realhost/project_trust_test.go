@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 // Project trust as each host records it (issue 18): whether a project's own
@@ -33,7 +35,7 @@ func hookdList(t *testing.T, home string, args ...string) gjson.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
-	out, errOut, err := run(ctx, home, baseEnv(home), "", hookd(t), append([]string{"list", "--json"}, args...)...)
+	out, errOut, err := rh.Run(ctx, home, baseEnv(home), "", rh.Hookd(t), append([]string{"list", "--json"}, args...)...)
 	if err != nil {
 		t.Fatalf("hookd list: %v\n%s", err, errOut)
 	}
@@ -44,7 +46,7 @@ func hookdTrustProject(t *testing.T, home string, args ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
-	if _, errOut, err := run(ctx, home, baseEnv(home), "", hookd(t), append([]string{"trust", "--project"}, args...)...); err != nil {
+	if _, errOut, err := rh.Run(ctx, home, baseEnv(home), "", rh.Hookd(t), append([]string{"trust", "--project"}, args...)...); err != nil {
 		t.Fatalf("hookd trust --project: %v\n%s", err, errOut)
 	}
 }
@@ -75,15 +77,15 @@ func TestCodex_ProjectTrust(t *testing.T) {
 		}},
 	}
 	for _, st := range states {
-		rec := newRecorder(t)
+		rec := rh.NewRecorder(t)
 		r := newCodex(t, hooksOf(), say("finished"))
-		writeFile(t, filepath.Join(r.work, ".codex", "hooks.json"), mustJSON(map[string]any{
-			"hooks": hooksOf("UserPromptSubmit", []any{group("-", rec.cmd("proj", "", 0))})}))
+		rh.WriteFile(t, filepath.Join(r.work, ".codex", "hooks.json"), mustJSON(map[string]any{
+			"hooks": hooksOf("UserPromptSubmit", []any{group("-", rec.Cmd("proj", "", 0))})}))
 		if st.set != nil {
 			st.set(t, r.home, r.work)
 		}
 		r.exec(t, "hello")
-		host := yesNo(len(rec.calls("proj")) > 0)
+		host := yesNo(len(rec.Calls("proj")) > 0)
 		list := hookdList(t, r.home, "--home", r.home, "--cwd", r.work)
 		hd := yesNo(len(list.Get("hooks").Array()) == 1)
 		record(t, "codex", "trust", "project hooks load: "+st.name, host, hd)
@@ -94,11 +96,11 @@ func TestClaude_ProjectTrust(t *testing.T) {
 	states := []trustState{
 		{"never trusted", nil},
 		{"trusted in .claude.json", func(t *testing.T, home, work string) {
-			writeFile(t, filepath.Join(home, ".claude.json"), mustJSON(map[string]any{
+			rh.WriteFile(t, filepath.Join(home, ".claude.json"), mustJSON(map[string]any{
 				"projects": map[string]any{work: map[string]any{"hasTrustDialogAccepted": true}}}))
 		}},
 		{"trusted, then untrusted", func(t *testing.T, home, work string) {
-			writeFile(t, filepath.Join(home, ".claude.json"), mustJSON(map[string]any{
+			rh.WriteFile(t, filepath.Join(home, ".claude.json"), mustJSON(map[string]any{
 				"projects": map[string]any{work: map[string]any{"hasTrustDialogAccepted": false}}}))
 		}},
 		{"trusted by hookd trust --project", func(t *testing.T, home, work string) {
@@ -106,15 +108,15 @@ func TestClaude_ProjectTrust(t *testing.T) {
 		}},
 	}
 	for _, st := range states {
-		rec := newRecorder(t)
+		rec := rh.NewRecorder(t)
 		r := newClaude(t, rec, map[string]any{}, say("finished"))
-		writeFile(t, filepath.Join(r.work, ".claude", "settings.json"), mustJSON(map[string]any{
-			"hooks": hooksOf("UserPromptSubmit", []any{group("-", rec.cmd("proj", "", 0))})}))
+		rh.WriteFile(t, filepath.Join(r.work, ".claude", "settings.json"), mustJSON(map[string]any{
+			"hooks": hooksOf("UserPromptSubmit", []any{group("-", rec.Cmd("proj", "", 0))})}))
 		if st.set != nil {
 			st.set(t, r.home, r.work)
 		}
 		r.exec(t, "hello")
-		host := yesNo(len(rec.calls("proj")) > 0)
+		host := yesNo(len(rec.Calls("proj")) > 0)
 		// claude -p is non-interactive and never asks: it loads the project's
 		// settings whatever .claude.json says. A host running such a session
 		// says so to hookd (config.project.trusted, --trust-project).
@@ -157,14 +159,14 @@ func TestClaude_ProjectTrustInteractive(t *testing.T) {
 	}{{"never trusted", nil}, {"trusted in .claude.json", true}, {"trusted, then untrusted", false}} {
 		home, work := t.TempDir(), t.TempDir()
 		ran := filepath.Join(t.TempDir(), "ran")
-		writeFile(t, filepath.Join(home, ".claude", "settings.json"), "{}")
-		writeFile(t, filepath.Join(work, ".claude", "settings.json"), mustJSON(map[string]any{
+		rh.WriteFile(t, filepath.Join(home, ".claude", "settings.json"), "{}")
+		rh.WriteFile(t, filepath.Join(work, ".claude", "settings.json"), mustJSON(map[string]any{
 			"hooks": hooksOf("SessionStart", []any{group("-", "echo ran >> "+ran)})}))
 		projects := map[string]any{}
 		if st.accepted != nil {
 			projects[work] = map[string]any{"hasTrustDialogAccepted": st.accepted}
 		}
-		writeFile(t, filepath.Join(home, ".claude.json"), mustJSON(map[string]any{
+		rh.WriteFile(t, filepath.Join(home, ".claude.json"), mustJSON(map[string]any{
 			"hasCompletedOnboarding": true, "theme": "dark", "projects": projects,
 			"customApiKeyResponses": map[string]any{"approved": []string{"sk-ant-realhost"}, "rejected": []string{}}}))
 		session := fmt.Sprintf("hookd-realhost-%d-%d", os.Getpid(), i)

@@ -15,6 +15,10 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/realhost/rh"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // copilotRun is one `copilot -p` run with a BYOK provider pointed at the
@@ -36,7 +40,7 @@ func newCopilot(t *testing.T, hooks map[string]any, script ...turn) *copilotRun 
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	b, _ := json.MarshalIndent(map[string]any{"version": 1, "hooks": hooks}, "", "  ")
-	writeFile(t, filepath.Join(r.work, ".github", "hooks", "realhost.json"), string(b))
+	rh.WriteFile(t, filepath.Join(r.work, ".github", "hooks", "realhost.json"), string(b))
 	return r
 }
 
@@ -46,13 +50,13 @@ func (r *copilotRun) run(t *testing.T, prompt string) {
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
 	env := append(baseEnv(r.home),
-		"COPILOT_PROVIDER_BASE_URL="+r.model.srv.URL+"/v1", "COPILOT_PROVIDER_API_KEY=sk-realhost",
+		"COPILOT_PROVIDER_BASE_URL="+r.model.URL()+"/v1", "COPILOT_PROVIDER_API_KEY=sk-realhost",
 		"COPILOT_MODEL=realhost-model", "COPILOT_OFFLINE=true", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true",
 		// The runtime (~235 MB) unpacks here once, not once per run.
 		"XDG_CACHE_HOME="+filepath.Join(cacheDir(t), "copilot-xdg"))
 	start := time.Now()
 	var err error
-	r.stdout, r.stderr, err = run(ctx, r.work, env, bin, "-p", prompt, "--allow-all-tools", "--output-format", "json")
+	r.stdout, r.stderr, err = rh.Run(ctx, r.work, env, "", bin, "-p", prompt, "--allow-all-tools", "--output-format", "json")
 	r.took = time.Since(start)
 	if err != nil {
 		t.Logf("copilot: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
@@ -139,42 +143,42 @@ func TestCopilot_PreToolUse(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.behaviour, func(t *testing.T) {
-			rec := newRecorder(t)
-			r := newCopilot(t, map[string]any{"preToolUse": []any{chook("", rec.cmd("pt", tc.out, tc.code), tc.extra...)}}, copilotShell, say("ok"))
+			rec := rh.NewRecorder(t)
+			r := newCopilot(t, map[string]any{"preToolUse": []any{chook("", rec.Cmd("pt", tc.out, tc.code), tc.extra...)}}, copilotShell, say("ok"))
 			r.run(t, "run it")
-			calls := rec.calls("pt")
+			calls := rec.Calls("pt")
 			if len(calls) == 0 {
 				t.Fatalf("the hook did not run\nstderr:\n%s", r.stderr)
 			}
-			record(t, "copilot", "preToolUse: "+tc.behaviour, copilotVerdict(r.toolResult()), copilotHookdVerdict(r.hookd(t, "preToolUse", calls[0].stdin)))
+			record(t, "copilot", "preToolUse: "+tc.behaviour, copilotVerdict(r.toolResult()), copilotHookdVerdict(r.hookd(t, "preToolUse", calls[0].Stdin)))
 		})
 	}
 }
 
 func TestCopilot_TimeoutFailsOpen(t *testing.T) {
-	rec := newRecorder(t)
-	r := newCopilot(t, map[string]any{"preToolUse": []any{chook("", rec.cmdSleep("pt", `{"permissionDecision":"deny","permissionDecisionReason":"late"}`, 0, 4), "timeoutSec", 1)}}, copilotShell, say("ok"))
+	rec := rh.NewRecorder(t)
+	r := newCopilot(t, map[string]any{"preToolUse": []any{chook("", rec.CmdSleep("pt", `{"permissionDecision":"deny","permissionDecisionReason":"late"}`, 0, 4), "timeoutSec", 1)}}, copilotShell, say("ok"))
 	r.run(t, "run it")
-	calls := rec.calls("pt")
+	calls := rec.Calls("pt")
 	if len(calls) == 0 {
 		t.Fatal("hook did not run")
 	}
-	record(t, "copilot", "timeoutSec 1 on a 4 s hook: the tool runs", copilotVerdict(r.toolResult()), copilotHookdVerdict(r.hookd(t, "preToolUse", calls[0].stdin)))
+	record(t, "copilot", "timeoutSec 1 on a 4 s hook: the tool runs", copilotVerdict(r.toolResult()), copilotHookdVerdict(r.hookd(t, "preToolUse", calls[0].Stdin)))
 }
 
 func TestCopilot_Matchers(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	matchers := []string{"bash", "b.*", ".*", "view|bash", "", "Bash", "ba", "*", "view", "BASH"}
 	var hs []any
 	for i, m := range matchers {
-		hs = append(hs, chook(m, rec.cmd(fmt.Sprintf("m%d", i), "", 0)))
+		hs = append(hs, chook(m, rec.Cmd(fmt.Sprintf("m%d", i), "", 0)))
 	}
 	r := newCopilot(t, map[string]any{"preToolUse": hs}, copilotShell, say("ok"))
 	r.run(t, "run it")
 	var stdin string
 	for i := range matchers {
-		if c := rec.calls(fmt.Sprintf("m%d", i)); len(c) > 0 {
-			stdin = c[0].stdin
+		if c := rec.Calls(fmt.Sprintf("m%d", i)); len(c) > 0 {
+			stdin = c[0].Stdin
 			break
 		}
 	}
@@ -183,24 +187,24 @@ func TestCopilot_Matchers(t *testing.T) {
 	}
 	res := r.hookd(t, "preToolUse", stdin)
 	for i, m := range matchers {
-		ran := len(rec.calls(fmt.Sprintf("m%d", i))) > 0
+		ran := len(rec.Calls(fmt.Sprintf("m%d", i))) > 0
 		record(t, "copilot", fmt.Sprintf("matcher %q on bash", m), runs(ran), runs(strings.Contains(res, fmt.Sprintf("pre_tool_use:%d:0", i))))
 	}
 }
 
 func TestCopilot_InputEnvironmentAndOrder(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	r := newCopilot(t, map[string]any{"preToolUse": []any{
-		chook("", rec.cmd("a", `{"permissionDecision":"deny","permissionDecisionReason":"first deny"}`, 0)),
-		chook("", rec.cmd("b", `{"permissionDecision":"deny","permissionDecisionReason":"second deny"}`, 0)),
+		chook("", rec.Cmd("a", `{"permissionDecision":"deny","permissionDecisionReason":"first deny"}`, 0)),
+		chook("", rec.Cmd("b", `{"permissionDecision":"deny","permissionDecisionReason":"second deny"}`, 0)),
 	}}, copilotShell, say("ok"))
 	r.run(t, "run it")
-	a, b := rec.calls("a"), rec.calls("b")
+	a, b := rec.Calls("a"), rec.Calls("b")
 	if len(a) == 0 {
 		t.Fatalf("hook did not run\n%s", r.stderr)
 	}
-	real := gjson.Parse(a[0].stdin)
-	res := r.hookd(t, "preToolUse", a[0].stdin)
+	real := gjson.Parse(a[0].Stdin)
+	res := r.hookd(t, "preToolUse", a[0].Stdin)
 	record(t, "copilot", "two denies: the reason given", copilotVerdict(r.toolResult()), copilotHookdVerdict(res))
 	ranSecond := false
 	gjson.Get(res, "hooks").ForEach(func(_, h gjson.Result) bool {
@@ -211,13 +215,13 @@ func TestCopilot_InputEnvironmentAndOrder(t *testing.T) {
 	// The host's own fields, without those hookd fills in.
 	input := fmt.Sprintf(`{"sessionId":%s,"cwd":%s,"toolName":%s,"toolArgs":%s}`, real.Get("sessionId").Raw, real.Get("cwd").Raw, real.Get("toolName").Raw, real.Get("toolArgs").Raw)
 	r.hookd(t, "preToolUse", input)
-	ha := rec.calls("a")
-	mine := gjson.Parse(ha[len(ha)-1].stdin)
+	ha := rec.Calls("a")
+	mine := gjson.Parse(ha[len(ha)-1].Stdin)
 	record(t, "copilot", "preToolUse stdin: field names in order", keys(real), keys(mine))
 	record(t, "copilot", "timestamp is Unix milliseconds", msShape(real.Get("timestamp")), msShape(mine.Get("timestamp")))
 	record(t, "copilot", "toolArgs is an object", fmt.Sprint(real.Get("toolArgs").IsObject()), fmt.Sprint(mine.Get("toolArgs").IsObject()))
 	for _, v := range []string{"COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "COPILOT_HOOK_DIR", "COPILOT_CLI", "COPILOT_PROVIDER_BASE_URL", "COPILOT_OFFLINE"} {
-		record(t, "copilot", "env "+v, present(a[0].env, v), present(ha[len(ha)-1].env, v))
+		record(t, "copilot", "env "+v, present(a[0].Env, v), present(ha[len(ha)-1].Env, v))
 	}
 }
 
@@ -229,46 +233,46 @@ func msShape(v gjson.Result) string {
 }
 
 func TestCopilot_VSCodeForm(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	out := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"vscode deny"}}`
-	r := newCopilot(t, map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": rec.cmd("pt", out, 0)}}}}}, copilotShell, say("ok"))
+	r := newCopilot(t, map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": rec.Cmd("pt", out, 0)}}}}}, copilotShell, say("ok"))
 	r.run(t, "run it")
-	calls := rec.calls("pt")
+	calls := rec.Calls("pt")
 	if len(calls) == 0 {
 		t.Fatalf("hook did not run\n%s", r.stderr)
 	}
-	real := gjson.Parse(calls[0].stdin)
+	real := gjson.Parse(calls[0].Stdin)
 	// hookd gets the camelCase input a host sends for preToolUse.
 	input := fmt.Sprintf(`{"sessionId":%s,"cwd":%s,"toolName":"bash","toolArgs":%s}`, real.Get("session_id").Raw, real.Get("cwd").Raw, real.Get("tool_input").Raw)
 	res := r.hookd(t, "preToolUse", input)
-	hc := rec.calls("pt")
-	mine := gjson.Parse(hc[len(hc)-1].stdin)
+	hc := rec.Calls("pt")
+	mine := gjson.Parse(hc[len(hc)-1].Stdin)
 	record(t, "copilot", "PascalCase PreToolUse: deny obeyed", copilotVerdict(r.toolResult()), copilotHookdVerdict(res))
 	record(t, "copilot", "PascalCase PreToolUse stdin: field names in order", keys(real), keys(mine))
 	record(t, "copilot", "PascalCase stdin: tool_name", real.Get("tool_name").Str, mine.Get("tool_name").Str)
 }
 
 func TestCopilot_ContextsAndStop(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	r := newCopilot(t, map[string]any{
-		"sessionStart":        []any{chook("", rec.cmd("ss", `{"additionalContext":"ctx-session-start"}`, 0))},
-		"userPromptSubmitted": []any{chook("", rec.cmd("ups", `{"additionalContext":"ctx-user-prompt"}`, 0))},
-		"postToolUse":         []any{chook("", rec.cmd("post", `{"additionalContext":"ctx-post-tool"}`, 0))},
+		"sessionStart":        []any{chook("", rec.Cmd("ss", `{"additionalContext":"ctx-session-start"}`, 0))},
+		"userPromptSubmitted": []any{chook("", rec.Cmd("ups", `{"additionalContext":"ctx-user-prompt"}`, 0))},
+		"postToolUse":         []any{chook("", rec.Cmd("post", `{"additionalContext":"ctx-post-tool"}`, 0))},
 		"agentStop": []any{chook("", fmt.Sprintf(`in=$(cat); if printf '%%s' "$in" | grep -q '"stop_hook_active":true'; then printf '%%s' "$in" | { %s; }; else printf '%%s' "$in" | { %s; }; fi`,
-			rec.cmd("stop2", "", 0), rec.cmd("stop", `{"decision":"block","reason":"also run the linter"}`, 0)))},
+			rec.Cmd("stop2", "", 0), rec.Cmd("stop", `{"decision":"block","reason":"also run the linter"}`, 0)))},
 	}, copilotShell, say("first"), say("second"))
 	r.run(t, "hello")
 	reqs := r.model.Requests()
-	ss, ups, post, stop := rec.calls("ss"), rec.calls("ups"), rec.calls("post"), rec.calls("stop")
+	ss, ups, post, stop := rec.Calls("ss"), rec.Calls("ups"), rec.Calls("post"), rec.Calls("stop")
 	if len(reqs) == 0 || len(ss) == 0 || len(ups) == 0 || len(post) == 0 || len(stop) == 0 {
 		t.Fatalf("requests %d, hooks %d %d %d %d\n%s", len(reqs), len(ss), len(ups), len(post), len(stop), r.stderr)
 	}
 	for _, c := range []struct {
 		name, event, stdin, text, where string
 	}{
-		{"sessionStart", "sessionStart", ss[0].stdin, "ctx-session-start", reqs[0]},
-		{"userPromptSubmitted", "userPromptSubmitted", ups[0].stdin, "ctx-user-prompt", reqs[0]},
-		{"postToolUse", "postToolUse", post[0].stdin, "ctx-post-tool", r.toolResult()},
+		{"sessionStart", "sessionStart", ss[0].Stdin, "ctx-session-start", reqs[0]},
+		{"userPromptSubmitted", "userPromptSubmitted", ups[0].Stdin, "ctx-user-prompt", reqs[0]},
+		{"postToolUse", "postToolUse", post[0].Stdin, "ctx-post-tool", r.toolResult()},
 	} {
 		record(t, "copilot", c.name+" additionalContext reaches the model", fmt.Sprint(strings.Contains(c.where, c.text)),
 			fmt.Sprint(strings.Contains(r.hookd(t, c.event, c.stdin), `"text": "`+c.text+`"`)))
@@ -278,11 +282,11 @@ func TestCopilot_ContextsAndStop(t *testing.T) {
 		host = "reason sent as a new turn"
 	}
 	mine := "no new turn"
-	if gjson.Get(r.hookd(t, "agentStop", stop[0].stdin), "continuation").Str == "also run the linter" {
+	if gjson.Get(r.hookd(t, "agentStop", stop[0].Stdin), "continuation").Str == "also run the linter" {
 		mine = "reason sent as a new turn"
 	}
 	record(t, "copilot", "agentStop block continues with the reason", host, mine)
-	record(t, "copilot", "the next agentStop has stop_hook_active true", fmt.Sprint(len(rec.calls("stop2")) > 0), "true")
+	record(t, "copilot", "the next agentStop has stop_hook_active true", fmt.Sprint(len(rec.Calls("stop2")) > 0), "true")
 }
 
 // TestCopilot_SpawnCost compares what Copilot CLI's logs say of a trivial
@@ -308,14 +312,14 @@ func TestCopilot_SpawnCost(t *testing.T) {
 // open: whether ~/.copilot/hooks/*.json is read, and whether hooks run in a
 // login shell.
 func TestCopilot_UserFolderAndShell(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	r := newCopilot(t, map[string]any{}, copilotShell, say("ok"))
-	shell := filepath.Join(rec.dir, "shell")
-	cmd := `{ if shopt -q login_shell; then echo login; else echo nonlogin; fi; } > ` + quote(shell) + `.$$; ` + rec.cmd("user", "", 0)
+	shell := filepath.Join(rec.Dir, "shell")
+	cmd := `{ if shopt -q login_shell; then echo login; else echo nonlogin; fi; } > ` + hooks.ShellQuote(shell) + `.$$; ` + rec.Cmd("user", "", 0)
 	b, _ := json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"preToolUse": []any{chook("", cmd)}}})
-	writeFile(t, filepath.Join(r.home, ".copilot", "hooks", "user.json"), string(b))
+	rh.WriteFile(t, filepath.Join(r.home, ".copilot", "hooks", "user.json"), string(b))
 	r.run(t, "run it")
-	calls := rec.calls("user")
+	calls := rec.Calls("user")
 	host := "not read"
 	if len(calls) > 0 {
 		host = "read"
@@ -328,11 +332,11 @@ func TestCopilot_UserFolderAndShell(t *testing.T) {
 	}
 	input := `{"toolName":"bash","toolArgs":{"command":"echo x"}}`
 	if len(calls) > 0 {
-		input = calls[0].stdin
+		input = calls[0].Stdin
 	}
 	r.hookd(t, "preToolUse", input)
 	mine := "not read"
-	if len(rec.calls("user")) > len(calls) {
+	if len(rec.Calls("user")) > len(calls) {
 		mine = "read"
 	}
 	record(t, "copilot", "~/.copilot/hooks/*.json is read", host, mine)
@@ -355,23 +359,23 @@ func readShells(prefix string) string {
 // TestCopilot_SettingsHooks checks the inline "hooks" of the user's
 // ~/.copilot/settings.json and the repository's .github/copilot/settings.json.
 func TestCopilot_SettingsHooks(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	r := newCopilot(t, map[string]any{}, copilotShell, say("ok"))
 	for _, f := range []struct{ name, path string }{
 		{"usersettings", filepath.Join(r.home, ".copilot", "settings.json")},
 		{"reposettings", filepath.Join(r.work, ".github", "copilot", "settings.json")},
 		{"repolocal", filepath.Join(r.work, ".github", "copilot", "settings.local.json")},
 	} {
-		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"preToolUse": []any{chook("", rec.cmd(f.name, "", 0))}}})
-		writeFile(t, f.path, string(b))
+		b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"preToolUse": []any{chook("", rec.Cmd(f.name, "", 0))}}})
+		rh.WriteFile(t, f.path, string(b))
 	}
 	r.run(t, "run it")
 	var input string
 	host := map[string]bool{}
 	for _, n := range []string{"usersettings", "reposettings", "repolocal"} {
-		if c := rec.calls(n); len(c) > 0 {
+		if c := rec.Calls(n); len(c) > 0 {
 			host[n] = true
-			input = c[0].stdin
+			input = c[0].Stdin
 		}
 	}
 	if input == "" {

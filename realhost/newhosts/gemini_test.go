@@ -14,12 +14,14 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 // geminiRun is one `gemini -p` run against a scripted model.
 type geminiRun struct {
 	home, work string
-	rec        *recorder
+	rec        *rh.Recorder
 	model      *model
 	stdout     string
 	stderr     string
@@ -30,7 +32,7 @@ type geminiRun struct {
 // object) and an API-key auth that the base URL redirects to the model.
 func newGemini(t *testing.T, hooks map[string]any, script ...turn) *geminiRun {
 	t.Helper()
-	r := &geminiRun{home: t.TempDir(), work: t.TempDir(), rec: newRecorder(t)}
+	r := &geminiRun{home: t.TempDir(), work: t.TempDir(), rec: rh.NewRecorder(t)}
 	r.model = startGemini(t, script...)
 	settings := map[string]any{
 		"privacy":  map[string]any{"usageStatisticsEnabled": false},
@@ -38,7 +40,7 @@ func newGemini(t *testing.T, hooks map[string]any, script ...turn) *geminiRun {
 		"hooks":    hooks,
 	}
 	b, _ := json.MarshalIndent(settings, "", "  ")
-	writeFile(t, filepath.Join(r.home, ".gemini", "settings.json"), string(b))
+	rh.WriteFile(t, filepath.Join(r.home, ".gemini", "settings.json"), string(b))
 	return r
 }
 
@@ -47,10 +49,10 @@ func (r *geminiRun) run(t *testing.T, prompt string) {
 	bin := npmBin(t, "@google/gemini-cli", geminiVersion, ".bin/gemini")
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
-	env := append(baseEnv(r.home), "GEMINI_API_KEY=realhost", "GEMINI_CLI_NO_RELAUNCH=1", "GOOGLE_GEMINI_BASE_URL="+r.model.srv.URL)
+	env := append(baseEnv(r.home), "GEMINI_API_KEY=realhost", "GEMINI_CLI_NO_RELAUNCH=1", "GOOGLE_GEMINI_BASE_URL="+r.model.URL())
 	start := time.Now()
 	var err error
-	r.stdout, r.stderr, err = run(ctx, r.work, env, bin, "-p", prompt, "--skip-trust", "--yolo", "--output-format", "json", "-m", "gemini-2.5-flash")
+	r.stdout, r.stderr, err = rh.Run(ctx, r.work, env, "", bin, "-p", prompt, "--skip-trust", "--yolo", "--output-format", "json", "-m", "gemini-2.5-flash")
 	r.took = time.Since(start)
 	if err != nil {
 		t.Logf("gemini: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
@@ -141,30 +143,30 @@ func TestGemini_BeforeTool(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.behaviour, func(t *testing.T) {
-			rec := newRecorder(t)
-			r := newGemini(t, map[string]any{"BeforeTool": []any{ghook("run_shell_command", rec.cmd("bt", tc.out, tc.code), tc.extra...)}}, shellCall, say("ok"))
+			rec := rh.NewRecorder(t)
+			r := newGemini(t, map[string]any{"BeforeTool": []any{ghook("run_shell_command", rec.Cmd("bt", tc.out, tc.code), tc.extra...)}}, shellCall, say("ok"))
 			r.rec = rec
 			r.run(t, "run it")
-			calls := rec.calls("bt")
+			calls := rec.Calls("bt")
 			if len(calls) == 0 {
 				t.Fatalf("the hook did not run\nstderr:\n%s", r.stderr)
 			}
 			host := geminiVerdict(r.toolResult())
-			got := hookdVerdict(r.hookd(t, "BeforeTool", calls[0].stdin))
+			got := hookdVerdict(r.hookd(t, "BeforeTool", calls[0].Stdin))
 			record(t, "gemini", "BeforeTool: "+tc.behaviour, host, got)
 		})
 	}
 }
 
 func TestGemini_InputAndEnvironment(t *testing.T) {
-	rec := newRecorder(t)
-	r := newGemini(t, map[string]any{"BeforeTool": []any{ghook("", rec.cmd("bt", "", 0))}}, shellCall, say("ok"))
+	rec := rh.NewRecorder(t)
+	r := newGemini(t, map[string]any{"BeforeTool": []any{ghook("", rec.Cmd("bt", "", 0))}}, shellCall, say("ok"))
 	r.run(t, "run it")
-	calls := rec.calls("bt")
+	calls := rec.Calls("bt")
 	if len(calls) == 0 {
 		t.Fatalf("the hook did not run\n%s", r.stderr)
 	}
-	real := gjson.Parse(calls[0].stdin)
+	real := gjson.Parse(calls[0].Stdin)
 	// hookd gets the event's own fields and the session's, as a host sends them.
 	input := fmt.Sprintf(`{"session_id":%s,"transcript_path":%s,"cwd":%s,"tool_name":%s,"tool_input":%s}`,
 		real.Get("session_id").Raw, real.Get("transcript_path").Raw, real.Get("cwd").Raw, real.Get("tool_name").Raw, real.Get("tool_input").Raw)
@@ -172,16 +174,16 @@ func TestGemini_InputAndEnvironment(t *testing.T) {
 	if gjson.Get(res, "hooks.#").Int() != 1 {
 		t.Fatalf("hookd: %s", res)
 	}
-	hcalls := rec.calls("bt")
-	mine := gjson.Parse(hcalls[len(hcalls)-1].stdin)
+	hcalls := rec.Calls("bt")
+	mine := gjson.Parse(hcalls[len(hcalls)-1].Stdin)
 	record(t, "gemini", "BeforeTool stdin: field names in order", keys(real), keys(mine))
 	record(t, "gemini", "timestamp is ISO 8601 UTC", isoShape(real.Get("timestamp").Str), isoShape(mine.Get("timestamp").Str))
 	for _, v := range []string{"GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR", "GEMINI_SESSION_ID"} {
-		record(t, "gemini", "env "+v, present(calls[0].env, v), present(hcalls[len(hcalls)-1].env, v))
+		record(t, "gemini", "env "+v, present(calls[0].Env, v), present(hcalls[len(hcalls)-1].Env, v))
 	}
 	record(t, "gemini", "env GEMINI_SESSION_ID is the stdin session_id",
-		fmt.Sprint(calls[0].env["GEMINI_SESSION_ID"] == real.Get("session_id").Str),
-		fmt.Sprint(hcalls[len(hcalls)-1].env["GEMINI_SESSION_ID"] == mine.Get("session_id").Str))
+		fmt.Sprint(calls[0].Env["GEMINI_SESSION_ID"] == real.Get("session_id").Str),
+		fmt.Sprint(hcalls[len(hcalls)-1].Env["GEMINI_SESSION_ID"] == mine.Get("session_id").Str))
 }
 
 func keys(v gjson.Result) string {
@@ -205,11 +207,11 @@ func present(env map[string]string, k string) string {
 }
 
 func TestGemini_Rewrite(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	out := `{"hookSpecificOutput":{"tool_input":{"command":"echo rewritten-by-hook","description":"echo"}}}`
-	r := newGemini(t, map[string]any{"BeforeTool": []any{ghook("run_shell_command", rec.cmd("bt", out, 0))}}, shellCall, say("ok"))
+	r := newGemini(t, map[string]any{"BeforeTool": []any{ghook("run_shell_command", rec.Cmd("bt", out, 0))}}, shellCall, say("ok"))
 	r.run(t, "run it")
-	calls := rec.calls("bt")
+	calls := rec.Calls("bt")
 	if len(calls) == 0 {
 		t.Fatal("hook did not run")
 	}
@@ -217,7 +219,7 @@ func TestGemini_Rewrite(t *testing.T) {
 	if strings.Contains(r.toolResult(), "rewritten-by-hook") {
 		host = "rewritten command ran"
 	}
-	res := r.hookd(t, "BeforeTool", calls[0].stdin)
+	res := r.hookd(t, "BeforeTool", calls[0].Stdin)
 	mine := "original ran"
 	if strings.Contains(gjson.Get(res, "updatedInput.command").Str, "rewritten-by-hook") {
 		mine = "rewritten command ran"
@@ -226,23 +228,23 @@ func TestGemini_Rewrite(t *testing.T) {
 }
 
 func TestGemini_Matchers(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	matchers := []string{"run_shell_command", "shell", "Shell", "^run_", "run_shell_command(", " * ", "read_file|run_shell_command", "^shell$"}
 	var groups []any
 	for i, m := range matchers {
-		groups = append(groups, ghook(m, rec.cmd(fmt.Sprintf("m%d", i), "", 0)))
+		groups = append(groups, ghook(m, rec.Cmd(fmt.Sprintf("m%d", i), "", 0)))
 	}
 	r := newGemini(t, map[string]any{"BeforeTool": groups}, shellCall, say("ok"))
 	r.run(t, "run it")
-	first := rec.calls("m0")
+	first := rec.Calls("m0")
 	if len(first) == 0 {
 		t.Fatal("hook did not run")
 	}
 	ranHost := map[int]bool{}
 	for i := range matchers {
-		ranHost[i] = len(rec.calls(fmt.Sprintf("m%d", i))) > 0
+		ranHost[i] = len(rec.Calls(fmt.Sprintf("m%d", i))) > 0
 	}
-	res := r.hookd(t, "BeforeTool", first[0].stdin)
+	res := r.hookd(t, "BeforeTool", first[0].Stdin)
 	for i, m := range matchers {
 		mine := strings.Contains(res, fmt.Sprintf("before_tool:%d:0", i))
 		record(t, "gemini", fmt.Sprintf("matcher %q on run_shell_command", m), runs(ranHost[i]), runs(mine))
@@ -257,14 +259,14 @@ func runs(b bool) string {
 }
 
 func TestGemini_TimeoutIsMilliseconds(t *testing.T) {
-	rec := newRecorder(t)
-	r := newGemini(t, map[string]any{"BeforeTool": []any{ghook("", rec.cmdSleep("bt", `{"decision":"deny","reason":"late"}`, 0, 3), "timeout", 500)}}, shellCall, say("ok"))
+	rec := rh.NewRecorder(t)
+	r := newGemini(t, map[string]any{"BeforeTool": []any{ghook("", rec.CmdSleep("bt", `{"decision":"deny","reason":"late"}`, 0, 3), "timeout", 500)}}, shellCall, say("ok"))
 	r.run(t, "run it")
-	calls := rec.calls("bt")
+	calls := rec.Calls("bt")
 	if len(calls) == 0 {
 		t.Fatal("hook did not run")
 	}
-	res := r.hookd(t, "BeforeTool", calls[0].stdin)
+	res := r.hookd(t, "BeforeTool", calls[0].Stdin)
 	mine := hookdVerdict(res)
 	if s := gjson.Get(res, "hooks.0.status").Str; s != "timedOut" {
 		mine += " (" + s + ")"
@@ -273,25 +275,25 @@ func TestGemini_TimeoutIsMilliseconds(t *testing.T) {
 }
 
 func TestGemini_Combining(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	r := newGemini(t, map[string]any{"BeforeTool": []any{
-		ghook("", rec.cmd("a", `{"decision":"allow","reason":"looks fine"}`, 0)),
-		ghook("", rec.cmd("b", `{"decision":"deny","reason":"no way"}`, 0)),
+		ghook("", rec.Cmd("a", `{"decision":"allow","reason":"looks fine"}`, 0)),
+		ghook("", rec.Cmd("b", `{"decision":"deny","reason":"no way"}`, 0)),
 	}}, shellCall, say("ok"))
 	r.run(t, "run it")
-	calls := rec.calls("a")
+	calls := rec.Calls("a")
 	if len(calls) == 0 {
 		t.Fatal("hook did not run")
 	}
-	record(t, "gemini", "allow + deny: deny wins, every reason joined", geminiVerdict(r.toolResult()), hookdVerdict(r.hookd(t, "BeforeTool", calls[0].stdin)))
+	record(t, "gemini", "allow + deny: deny wins, every reason joined", geminiVerdict(r.toolResult()), hookdVerdict(r.hookd(t, "BeforeTool", calls[0].Stdin)))
 }
 
 func TestGemini_AfterAgentAndContexts(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	r := newGemini(t, map[string]any{
-		"SessionStart": []any{ghook("startup", rec.cmd("ss", `{"hookSpecificOutput":{"additionalContext":"ctx-from-session-start"}}`, 0))},
-		"BeforeAgent":  []any{ghook("", rec.cmd("ba", `{"hookSpecificOutput":{"additionalContext":"ctx-from-before-agent"}}`, 0))},
-		"AfterAgent":   []any{ghook("", fmt.Sprintf(`in=$(cat); if printf '%%s' "$in" | grep -q '"stop_hook_active":true'; then printf '%%s' "$in" | { %s; }; else printf '%%s' "$in" | { %s; }; fi`, rec.cmd("aa2", "", 0), rec.cmd("aa", `{"decision":"deny","reason":"run the tests too"}`, 0)))},
+		"SessionStart": []any{ghook("startup", rec.Cmd("ss", `{"hookSpecificOutput":{"additionalContext":"ctx-from-session-start"}}`, 0))},
+		"BeforeAgent":  []any{ghook("", rec.Cmd("ba", `{"hookSpecificOutput":{"additionalContext":"ctx-from-before-agent"}}`, 0))},
+		"AfterAgent":   []any{ghook("", fmt.Sprintf(`in=$(cat); if printf '%%s' "$in" | grep -q '"stop_hook_active":true'; then printf '%%s' "$in" | { %s; }; else printf '%%s' "$in" | { %s; }; fi`, rec.Cmd("aa2", "", 0), rec.Cmd("aa", `{"decision":"deny","reason":"run the tests too"}`, 0)))},
 	}, say("first answer"), say("second answer"))
 	r.run(t, "hello")
 	reqs := r.model.Requests()
@@ -300,16 +302,16 @@ func TestGemini_AfterAgentAndContexts(t *testing.T) {
 	}
 	first := reqs[0]
 	host := fmt.Sprintf("session context %v, prompt context %v", strings.Contains(first, "ctx-from-session-start"), strings.Contains(first, "ctx-from-before-agent"))
-	ss, ba := rec.calls("ss"), rec.calls("ba")
+	ss, ba := rec.Calls("ss"), rec.Calls("ba")
 	if len(ss) == 0 || len(ba) == 0 {
 		t.Fatalf("hooks did not run\n%s", r.stderr)
 	}
-	r1 := r.hookd(t, "SessionStart", ss[0].stdin)
-	r2 := r.hookd(t, "BeforeAgent", ba[0].stdin)
+	r1 := r.hookd(t, "SessionStart", ss[0].Stdin)
+	r2 := r.hookd(t, "BeforeAgent", ba[0].Stdin)
 	mine := fmt.Sprintf("session context %v, prompt context %v", strings.Contains(r1, "ctx-from-session-start"), strings.Contains(r2, "ctx-from-before-agent"))
 	record(t, "gemini", "SessionStart and BeforeAgent additionalContext reach the model", host, mine)
 
-	aa := rec.calls("aa")
+	aa := rec.Calls("aa")
 	if len(aa) == 0 {
 		t.Fatalf("AfterAgent did not run\n%s", r.stderr)
 	}
@@ -317,26 +319,26 @@ func TestGemini_AfterAgentAndContexts(t *testing.T) {
 	if len(reqs) > 1 && strings.Contains(reqs[len(reqs)-1], "run the tests too") {
 		again = "reason sent as a new turn"
 	}
-	res := r.hookd(t, "AfterAgent", aa[0].stdin)
+	res := r.hookd(t, "AfterAgent", aa[0].Stdin)
 	mineAA := "no new turn"
 	if gjson.Get(res, "continuation").Str == "run the tests too" {
 		mineAA = "reason sent as a new turn"
 	}
 	record(t, "gemini", "AfterAgent deny continues with the reason", again, mineAA)
-	aa2 := rec.calls("aa2")
+	aa2 := rec.Calls("aa2")
 	record(t, "gemini", "the next AfterAgent has stop_hook_active true", fmt.Sprint(len(aa2) > 0), "true")
 }
 
 func TestGemini_BeforeAgentDenyAndSpawnCost(t *testing.T) {
-	rec := newRecorder(t)
-	r := newGemini(t, map[string]any{"BeforeAgent": []any{ghook("", rec.cmd("ba", `{"decision":"deny","reason":"not today"}`, 0))}}, say("never"))
+	rec := rh.NewRecorder(t)
+	r := newGemini(t, map[string]any{"BeforeAgent": []any{ghook("", rec.Cmd("ba", `{"decision":"deny","reason":"not today"}`, 0))}}, say("never"))
 	r.run(t, "hello")
-	calls := rec.calls("ba")
+	calls := rec.Calls("ba")
 	if len(calls) == 0 {
 		t.Fatal("hook did not run")
 	}
 	host := fmt.Sprintf("model requests: %d", len(r.model.Requests()))
-	res := r.hookd(t, "BeforeAgent", calls[0].stdin)
+	res := r.hookd(t, "BeforeAgent", calls[0].Stdin)
 	mine := "model requests: 1"
 	if gjson.Get(res, "decision").Str == "block" {
 		mine = "model requests: 0"

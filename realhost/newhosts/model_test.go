@@ -5,65 +5,40 @@ package newhosts
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
-// turn is one scripted model answer: a tool call (name and JSON
-// arguments) or, when tool is empty, a final text.
-type turn struct{ tool, args, text string }
+// The scripted model and its turns are rh's; these names keep the cases
+// short.
+type (
+	turn  = rh.Turn
+	model = rh.Model
+)
 
-func callTool(tool, args string) turn { return turn{tool: tool, args: args} }
-func say(text string) turn            { return turn{text: text} }
-
-// model scripts the main loop's turns; when the script is used up it
-// answers "done". It records every main-loop request body.
-type model struct {
-	mu       sync.Mutex
-	script   []turn
-	requests []string
-	srv      *httptest.Server
-}
-
-func (m *model) next(body string) turn {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.requests = append(m.requests, body)
-	if len(m.script) == 0 {
-		return say("done")
-	}
-	t := m.script[0]
-	m.script = m.script[1:]
-	return t
-}
-
-func (m *model) Requests() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]string(nil), m.requests...)
-}
+var (
+	callTool = rh.CallTool
+	say      = rh.Say
+)
 
 // startGemini serves Gemini's API: streamGenerateContent (the turns, as
 // SSE) and generateContent (the CLI's routing call, answered with a fixed
 // choice and not counted as a turn).
 func startGemini(t *testing.T, script ...turn) *model {
-	m := &model{script: script}
-	m.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
+	return rh.StartModel(t, script, func(m *rh.Model, w http.ResponseWriter, r *http.Request, body []byte) {
 		switch {
 		case strings.Contains(r.URL.Path, ":streamGenerateContent"):
-			tn := m.next(string(body))
-			var part any = map[string]any{"text": tn.text}
-			if tn.tool != "" {
+			tn := m.Next(string(body))
+			var part any = map[string]any{"text": tn.Text}
+			if tn.Tool != "" {
 				var args any
-				json.Unmarshal([]byte(tn.args), &args)
-				part = map[string]any{"functionCall": map[string]any{"name": tn.tool, "args": args}}
+				json.Unmarshal([]byte(tn.Args), &args)
+				part = map[string]any{"functionCall": map[string]any{"name": tn.Tool, "args": args}}
 			}
 			resp := map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
 				"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
@@ -78,18 +53,13 @@ func startGemini(t *testing.T, script ...turn) *model {
 		default:
 			http.NotFound(w, r)
 		}
-	}))
-	t.Cleanup(m.srv.Close)
-	return m
+	})
 }
 
 // startChat serves OpenAI chat completions (streamed or not), as Qwen Code
 // and Copilot CLI call them.
 func startChat(t *testing.T, script ...turn) *model {
-	m := &model{script: script}
-	n := 0
-	m.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
+	return rh.StartModel(t, script, func(m *rh.Model, w http.ResponseWriter, r *http.Request, body []byte) {
 		if strings.HasSuffix(r.URL.Path, "/models") {
 			fmt.Fprint(w, `{"object":"list","data":[{"id":"realhost-model","object":"model","owned_by":"realhost"}]}`)
 			return
@@ -98,18 +68,15 @@ func startChat(t *testing.T, script ...turn) *model {
 			http.NotFound(w, r)
 			return
 		}
-		tn := m.next(string(body))
-		m.mu.Lock()
-		n++
-		id := fmt.Sprintf("chatcmpl-%d", n)
-		m.mu.Unlock()
+		tn := m.Next(string(body))
+		id := fmt.Sprintf("chatcmpl-%d", m.Seq())
 		model := gjson.GetBytes(body, "model").Str
 		usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-		msg := map[string]any{"role": "assistant", "content": tn.text}
+		msg := map[string]any{"role": "assistant", "content": tn.Text}
 		finish := "stop"
-		if tn.tool != "" {
+		if tn.Tool != "" {
 			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"index": 0, "id": "call_" + id, "type": "function",
-				"function": map[string]any{"name": tn.tool, "arguments": tn.args}}}}
+				"function": map[string]any{"name": tn.Tool, "arguments": tn.Args}}}}
 			finish = "tool_calls"
 		}
 		if !gjson.GetBytes(body, "stream").Bool() {
@@ -130,13 +97,11 @@ func startChat(t *testing.T, script ...turn) *model {
 			fmt.Fprintf(w, "data: %s\n\n", b)
 		}
 		delete(msg, "content")
-		if tn.tool == "" {
-			msg["content"] = tn.text
+		if tn.Tool == "" {
+			msg["content"] = tn.Text
 		}
 		chunk(msg, nil, nil)
 		chunk(map[string]any{}, finish, usage)
 		fmt.Fprint(w, "data: [DONE]\n\n")
-	}))
-	t.Cleanup(m.srv.Close)
-	return m
+	})
 }

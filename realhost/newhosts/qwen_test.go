@@ -14,6 +14,10 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/realhost/rh"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 // qwenRun is one `qwen -p` run under Node 22 against a scripted
@@ -31,7 +35,7 @@ func newQwen(t *testing.T, hooks map[string]any, script ...turn) *qwenRun {
 	r := &qwenRun{home: t.TempDir(), work: t.TempDir()}
 	r.model = startChat(t, script...)
 	b, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
-	writeFile(t, filepath.Join(r.home, ".qwen", "settings.json"), string(b))
+	rh.WriteFile(t, filepath.Join(r.home, ".qwen", "settings.json"), string(b))
 	return r
 }
 
@@ -43,10 +47,10 @@ func (r *qwenRun) run(t *testing.T, prompt string) {
 	defer cancel()
 	env := baseEnv(r.home)
 	env[0] = "PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH")
-	env = append(env, "OPENAI_BASE_URL="+r.model.srv.URL+"/v1", "OPENAI_API_KEY=sk-realhost", "OPENAI_MODEL=realhost-model")
+	env = append(env, "OPENAI_BASE_URL="+r.model.URL()+"/v1", "OPENAI_API_KEY=sk-realhost", "OPENAI_MODEL=realhost-model")
 	start := time.Now()
 	var err error
-	r.stdout, r.stderr, err = run(ctx, r.work, env, node, bin, "-p", prompt, "--auth-type", "openai", "--yolo", "--output-format", "json")
+	r.stdout, r.stderr, err = rh.Run(ctx, r.work, env, "", node, bin, "-p", prompt, "--auth-type", "openai", "--yolo", "--output-format", "json")
 	r.took = time.Since(start)
 	if err != nil {
 		t.Logf("qwen: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
@@ -124,20 +128,20 @@ func TestQwen_PreToolUse(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.behaviour, func(t *testing.T) {
-			rec := newRecorder(t)
-			cmd := rec.cmd("pt", tc.out, tc.code)
+			rec := rh.NewRecorder(t)
+			cmd := rec.Cmd("pt", tc.out, tc.code)
 			if tc.stderr != "" {
-				errFile := filepath.Join(rec.dir, "pt.err")
-				writeFile(t, errFile, tc.stderr)
-				cmd = "cat " + quote(errFile) + " >&2; " + cmd
+				errFile := filepath.Join(rec.Dir, "pt.err")
+				rh.WriteFile(t, errFile, tc.stderr)
+				cmd = "cat " + hooks.ShellQuote(errFile) + " >&2; " + cmd
 			}
 			r := newQwen(t, map[string]any{"PreToolUse": []any{qhook("run_shell_command", cmd)}}, qwenShell, say("ok"))
 			r.run(t, "run it")
-			calls := rec.calls("pt")
+			calls := rec.Calls("pt")
 			if len(calls) == 0 {
 				t.Fatalf("the hook did not run\nstderr:\n%s", r.stderr)
 			}
-			res := r.hookd(t, "PreToolUse", calls[0].stdin)
+			res := r.hookd(t, "PreToolUse", calls[0].Stdin)
 			mine := hookdVerdict(res)
 			if mine == "ran" && gjson.Get(res, "updatedInput").Exists() {
 				mine = "rewritten ran"
@@ -159,34 +163,34 @@ func TestQwen_Combining(t *testing.T) {
 		{"two hooks: top-level block, then allow with a reason", `{"decision":"block","reason":"first"}`, `{"decision":"allow","reason":"second"}`},
 	} {
 		t.Run(tc.behaviour, func(t *testing.T) {
-			rec := newRecorder(t)
+			rec := rh.NewRecorder(t)
 			r := newQwen(t, map[string]any{"PreToolUse": []any{map[string]any{"matcher": "run_shell_command", "hooks": []any{
-				map[string]any{"type": "command", "command": rec.cmd("a", tc.a, 0)},
-				map[string]any{"type": "command", "command": rec.cmd("b", tc.b, 0)},
+				map[string]any{"type": "command", "command": rec.Cmd("a", tc.a, 0)},
+				map[string]any{"type": "command", "command": rec.Cmd("b", tc.b, 0)},
 			}}}}, qwenShell, say("ok"))
 			r.run(t, "run it")
-			calls := rec.calls("a")
+			calls := rec.Calls("a")
 			if len(calls) == 0 {
 				t.Fatalf("hook did not run\n%s", r.stderr)
 			}
-			record(t, "qwen", "PreToolUse: "+tc.behaviour, qwenVerdict(r.toolResult()), hookdVerdict(r.hookd(t, "PreToolUse", calls[0].stdin)))
+			record(t, "qwen", "PreToolUse: "+tc.behaviour, qwenVerdict(r.toolResult()), hookdVerdict(r.hookd(t, "PreToolUse", calls[0].Stdin)))
 		})
 	}
 }
 
 func TestQwen_Matchers(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	matchers := []string{"Bash", "Shell", "run_shell_command", "run_.*", "^run_shell", "shell", "Write|Bash", "*", "", "bash", "RUN_SHELL_COMMAND", "Write", "run_shell_command(", "Edit|Shell"}
 	var groups []any
 	for i, m := range matchers {
-		groups = append(groups, qhook(m, rec.cmd(fmt.Sprintf("m%d", i), "", 0)))
+		groups = append(groups, qhook(m, rec.Cmd(fmt.Sprintf("m%d", i), "", 0)))
 	}
 	r := newQwen(t, map[string]any{"PreToolUse": groups}, qwenShell, say("ok"))
 	r.run(t, "run it")
 	var stdin string
 	for i := range matchers {
-		if c := rec.calls(fmt.Sprintf("m%d", i)); len(c) > 0 {
-			stdin = c[0].stdin
+		if c := rec.Calls(fmt.Sprintf("m%d", i)); len(c) > 0 {
+			stdin = c[0].Stdin
 			break
 		}
 	}
@@ -195,7 +199,7 @@ func TestQwen_Matchers(t *testing.T) {
 	}
 	ran := map[int]bool{}
 	for i := range matchers {
-		ran[i] = len(rec.calls(fmt.Sprintf("m%d", i))) > 0
+		ran[i] = len(rec.Calls(fmt.Sprintf("m%d", i))) > 0
 	}
 	res := r.hookd(t, "PreToolUse", stdin)
 	for i, m := range matchers {
@@ -210,14 +214,14 @@ func TestQwen_TimeoutUnits(t *testing.T) {
 		want    string
 	}{{1, 4, "killed"}, {1500, 4, "killed"}, {60, 1.5, "finished"}} {
 		t.Run(fmt.Sprint(tc.timeout), func(t *testing.T) {
-			rec := newRecorder(t)
-			r := newQwen(t, map[string]any{"PreToolUse": []any{qhook("", rec.cmdSleep("pt", `{"decision":"block","reason":"late deny"}`, 0, tc.sleep), "timeout", tc.timeout)}}, qwenShell, say("ok"))
+			rec := rh.NewRecorder(t)
+			r := newQwen(t, map[string]any{"PreToolUse": []any{qhook("", rec.CmdSleep("pt", `{"decision":"block","reason":"late deny"}`, 0, tc.sleep), "timeout", tc.timeout)}}, qwenShell, say("ok"))
 			r.run(t, "run it")
-			calls := rec.calls("pt")
+			calls := rec.Calls("pt")
 			if len(calls) == 0 {
 				t.Fatal("hook did not run")
 			}
-			res := r.hookd(t, "PreToolUse", calls[0].stdin)
+			res := r.hookd(t, "PreToolUse", calls[0].Stdin)
 			mine := hookdVerdict(res)
 			if gjson.Get(res, "hooks.0.status").Str == "timedOut" {
 				mine += " (timed out)"
@@ -232,14 +236,14 @@ func TestQwen_TimeoutUnits(t *testing.T) {
 }
 
 func TestQwen_InputAndEnvironment(t *testing.T) {
-	rec := newRecorder(t)
-	r := newQwen(t, map[string]any{"PreToolUse": []any{qhook("", rec.cmd("pt", "", 0))}}, qwenShell, say("ok"))
+	rec := rh.NewRecorder(t)
+	r := newQwen(t, map[string]any{"PreToolUse": []any{qhook("", rec.Cmd("pt", "", 0))}}, qwenShell, say("ok"))
 	r.run(t, "run it")
-	calls := rec.calls("pt")
+	calls := rec.Calls("pt")
 	if len(calls) == 0 {
 		t.Fatalf("hook did not run\n%s", r.stderr)
 	}
-	real := gjson.Parse(calls[0].stdin)
+	real := gjson.Parse(calls[0].Stdin)
 	// The host's own fields, as a host sends them to hookd.
 	var parts []string
 	real.ForEach(func(k, v gjson.Result) bool {
@@ -249,46 +253,46 @@ func TestQwen_InputAndEnvironment(t *testing.T) {
 		return true
 	})
 	r.hookd(t, "PreToolUse", "{"+strings.Join(parts, ",")+"}")
-	hcalls := rec.calls("pt")
-	mine := gjson.Parse(hcalls[len(hcalls)-1].stdin)
+	hcalls := rec.Calls("pt")
+	mine := gjson.Parse(hcalls[len(hcalls)-1].Stdin)
 	record(t, "qwen", "PreToolUse stdin: field names in order", keys(real), keys(mine))
 	record(t, "qwen", "timestamp is ISO 8601 UTC", isoShape(real.Get("timestamp").Str), isoShape(mine.Get("timestamp").Str))
 	for _, v := range []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_CODE_SESSION_ID"} {
-		record(t, "qwen", "env "+v, present(calls[0].env, v), present(hcalls[len(hcalls)-1].env, v))
+		record(t, "qwen", "env "+v, present(calls[0].Env, v), present(hcalls[len(hcalls)-1].Env, v))
 	}
 }
 
 func TestQwen_PromptStopAndPostToolUse(t *testing.T) {
-	rec := newRecorder(t)
+	rec := rh.NewRecorder(t)
 	r := newQwen(t, map[string]any{
-		"UserPromptSubmit": []any{qhook("", rec.cmd("ups", "plain-prompt-context", 0))},
-		"PostToolUse":      []any{qhook("run_shell_command", rec.cmd("post", `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"post-context"}}`, 0))},
+		"UserPromptSubmit": []any{qhook("", rec.Cmd("ups", "plain-prompt-context", 0))},
+		"PostToolUse":      []any{qhook("run_shell_command", rec.Cmd("post", `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"post-context"}}`, 0))},
 		"Stop": []any{qhook("", fmt.Sprintf(`in=$(cat); if printf '%%s' "$in" | grep -q '"stop_hook_active":true'; then printf '%%s' "$in" | { %s; }; else printf '%%s' "$in" | { %s; }; fi`,
-			rec.cmd("stop2", "", 0), rec.cmd("stop", `{"decision":"block","reason":"also run the linter"}`, 0)))},
+			rec.Cmd("stop2", "", 0), rec.Cmd("stop", `{"decision":"block","reason":"also run the linter"}`, 0)))},
 	}, qwenShell, say("first"), say("second"))
 	r.run(t, "hello")
 	reqs := r.model.Requests()
 	if len(reqs) == 0 {
 		t.Fatalf("no model request\n%s", r.stderr)
 	}
-	ups, post, stop := rec.calls("ups"), rec.calls("post"), rec.calls("stop")
+	ups, post, stop := rec.Calls("ups"), rec.Calls("post"), rec.Calls("stop")
 	if len(ups) == 0 || len(post) == 0 || len(stop) == 0 {
 		t.Fatalf("hooks did not run: %d %d %d\n%s", len(ups), len(post), len(stop), r.stderr)
 	}
 	record(t, "qwen", "UserPromptSubmit plain stdout reaches the model as context",
-		fmt.Sprint(strings.Contains(reqs[0], "plain-prompt-context")), fmt.Sprint(strings.Contains(r.hookd(t, "UserPromptSubmit", ups[0].stdin), `"text": "plain-prompt-context"`)))
+		fmt.Sprint(strings.Contains(reqs[0], "plain-prompt-context")), fmt.Sprint(strings.Contains(r.hookd(t, "UserPromptSubmit", ups[0].Stdin), `"text": "plain-prompt-context"`)))
 	record(t, "qwen", "PostToolUse additionalContext reaches the model",
-		fmt.Sprint(strings.Contains(r.toolResult(), "post-context")), fmt.Sprint(strings.Contains(r.hookd(t, "PostToolUse", post[0].stdin), `"text": "post-context"`)))
+		fmt.Sprint(strings.Contains(r.toolResult(), "post-context")), fmt.Sprint(strings.Contains(r.hookd(t, "PostToolUse", post[0].Stdin), `"text": "post-context"`)))
 	host := "no new turn"
 	if strings.Contains(reqs[len(reqs)-1], "also run the linter") {
 		host = "reason sent as a new turn"
 	}
 	mine := "no new turn"
-	if gjson.Get(r.hookd(t, "Stop", stop[0].stdin), "continuation").Str == "also run the linter" {
+	if gjson.Get(r.hookd(t, "Stop", stop[0].Stdin), "continuation").Str == "also run the linter" {
 		mine = "reason sent as a new turn"
 	}
 	record(t, "qwen", "Stop block continues with the reason", host, mine)
-	record(t, "qwen", "the next Stop has stop_hook_active true", fmt.Sprint(len(rec.calls("stop2")) > 0), "true")
+	record(t, "qwen", "the next Stop has stop_hook_active true", fmt.Sprint(len(rec.Calls("stop2")) > 0), "true")
 }
 
 // TestQwen_SpawnCost compares Qwen Code's own "total duration" for a
@@ -320,11 +324,11 @@ func (r *qwenRun) runEnv(t *testing.T, prompt string, extra ...string) {
 	defer cancel()
 	env := baseEnv(r.home)
 	env[0] = "PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH")
-	env = append(env, "OPENAI_BASE_URL="+r.model.srv.URL+"/v1", "OPENAI_API_KEY=sk-realhost", "OPENAI_MODEL=realhost-model")
+	env = append(env, "OPENAI_BASE_URL="+r.model.URL()+"/v1", "OPENAI_API_KEY=sk-realhost", "OPENAI_MODEL=realhost-model")
 	env = append(env, extra...)
 	start := time.Now()
 	var err error
-	r.stdout, r.stderr, err = run(ctx, r.work, env, node, bin, "-p", prompt, "--auth-type", "openai", "--yolo", "--output-format", "json")
+	r.stdout, r.stderr, err = rh.Run(ctx, r.work, env, "", node, bin, "-p", prompt, "--auth-type", "openai", "--yolo", "--output-format", "json")
 	r.took = time.Since(start)
 	if err != nil {
 		t.Logf("qwen: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/realhost/rh"
 )
 
 // hookdRoundTrip starts `hookd serve` for profile and times n hooks/run
@@ -27,7 +29,7 @@ func hookdRoundTrip(t *testing.T, home, cwd, init, event, input string, n int) t
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, hookd(t), "serve")
+	cmd := exec.CommandContext(ctx, rh.Hookd(t), "serve")
 	cmd.Dir = cwd
 	cmd.Env = baseEnv(home)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
