@@ -175,16 +175,7 @@ func TestCopilot_Matchers(t *testing.T) {
 	}
 	r := newCopilot(t, map[string]any{"preToolUse": hs}, copilotShell, say("ok"))
 	r.run(t, "run it")
-	var stdin string
-	for i := range matchers {
-		if c := rec.Calls(fmt.Sprintf("m%d", i)); len(c) > 0 {
-			stdin = c[0].Stdin
-			break
-		}
-	}
-	if stdin == "" {
-		t.Fatalf("no hook ran\n%s", r.stderr)
-	}
+	stdin := firstMatcherStdin(t, rec, len(matchers), r.stderr)
 	res := r.hookd(t, "preToolUse", stdin)
 	for i, m := range matchers {
 		ran := len(rec.Calls(fmt.Sprintf("m%d", i))) > 0

@@ -70,6 +70,20 @@ func hookdRun(t *testing.T, home, cwd, profile, event, input string, extra ...st
 	return out
 }
 
+// firstMatcherStdin is the stdin of the first of the hooks m0 ... m<n-1>
+// that the CLI ran (the matcher cases name their hooks so), failing the
+// test, with the CLI's stderr, when none ran.
+func firstMatcherStdin(t *testing.T, rec *rh.Recorder, n int, stderr string) string {
+	t.Helper()
+	for i := range n {
+		if c := rec.Calls(fmt.Sprintf("m%d", i)); len(c) > 0 {
+			return c[0].Stdin
+		}
+	}
+	t.Fatalf("no hook ran\n%s", stderr)
+	return ""
+}
+
 // row is one compared behaviour.
 type row struct{ profile, behaviour, host, hookd string }
 

@@ -187,16 +187,7 @@ func TestQwen_Matchers(t *testing.T) {
 	}
 	r := newQwen(t, map[string]any{"PreToolUse": groups}, qwenShell, say("ok"))
 	r.run(t, "run it")
-	var stdin string
-	for i := range matchers {
-		if c := rec.Calls(fmt.Sprintf("m%d", i)); len(c) > 0 {
-			stdin = c[0].Stdin
-			break
-		}
-	}
-	if stdin == "" {
-		t.Fatalf("no hook ran\n%s", r.stderr)
-	}
+	stdin := firstMatcherStdin(t, rec, len(matchers), r.stderr)
 	ran := map[int]bool{}
 	for i := range matchers {
 		ran[i] = len(rec.Calls(fmt.Sprintf("m%d", i))) > 0
