@@ -87,13 +87,10 @@ func (r *claudeRun) hookd(t *testing.T, event, input string, extra ...string) st
 	return out
 }
 
-// hookdServe runs event under `hookd serve --profile claude` (the Go client)
-// and returns its result and the async results that arrive for the hooks it
-// started in the background.
-func (r *claudeRun) hookdServe(t *testing.T, event, input string) (string, []string) {
+// serveHookd starts `hookd serve` with the run's environment and
+// initializes a claude session in the run's folders. Kill it when done.
+func (r *claudeRun) serveHookd(t *testing.T, ctx context.Context) *client.Client {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
-	defer cancel()
 	for _, kv := range append(baseEnv(r.home), r.env...) {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
@@ -102,11 +99,23 @@ func (r *claudeRun) hookdServe(t *testing.T, event, input string) (string, []str
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Kill()
 	if _, err := c.Initialize(ctx, map[string]any{"profile": "claude", "session": map[string]any{"cwd": r.work},
 		"config": map[string]any{"home": filepath.Join(r.home, ".claude")}}); err != nil {
+		c.Kill()
 		t.Fatal(err)
 	}
+	return c
+}
+
+// hookdServe runs event under `hookd serve --profile claude` (the Go client)
+// and returns its result and the async results that arrive for the hooks it
+// started in the background.
+func (r *claudeRun) hookdServe(t *testing.T, event, input string) (string, []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+	defer cancel()
+	c := r.serveHookd(t, ctx)
+	defer c.Kill()
 	res, err := c.Run(ctx, event, json.RawMessage(input))
 	if err != nil {
 		t.Fatal(err)

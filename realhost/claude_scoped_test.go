@@ -5,15 +5,12 @@ package realhost
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
-
-	"github.com/hookd/hookd/client"
 
 	"github.com/hookd/hookd/realhost/rh"
 )
@@ -47,19 +44,8 @@ func TestClaude_SkillFrontmatterHooks(t *testing.T) {
 	rec.Reset()
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
-	for _, kv := range baseEnv(r.home) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	c, err := client.Start(ctx, rh.Hookd(t), io.Discard, "serve", "--log-level", "error")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := r.serveHookd(t, ctx)
 	defer c.Kill()
-	if _, err := c.Initialize(ctx, map[string]any{"profile": "claude", "session": map[string]any{"cwd": r.work},
-		"config": map[string]any{"home": filepath.Join(r.home, ".claude")}}); err != nil {
-		t.Fatal(err)
-	}
 	runBash := func(cmd string) {
 		if _, err := c.Run(ctx, "PreToolUse", json.RawMessage(`{"tool_name":"Bash","tool_input":{"command":"`+cmd+`"}}`)); err != nil {
 			t.Fatal(err)
@@ -144,19 +130,8 @@ func TestClaude_AgentFrontmatterHooks(t *testing.T) {
 	rec.Reset()
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
-	for _, kv := range baseEnv(r.home) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	c, err := client.Start(ctx, rh.Hookd(t), io.Discard, "serve", "--log-level", "error")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := r.serveHookd(t, ctx)
 	defer c.Kill()
-	if _, err := c.Initialize(ctx, map[string]any{"profile": "claude", "session": map[string]any{"cwd": r.work},
-		"config": map[string]any{"home": filepath.Join(r.home, ".claude")}}); err != nil {
-		t.Fatal(err)
-	}
 	for _, in := range inputs {
 		if _, err := c.Run(ctx, gjson.Get(in, "hook_event_name").Str, json.RawMessage(in)); err != nil {
 			t.Fatal(err)
