@@ -268,14 +268,7 @@ func TestCopilot_ContextsAndStop(t *testing.T) {
 		record(t, "copilot", c.name+" additionalContext reaches the model", fmt.Sprint(strings.Contains(c.where, c.text)),
 			fmt.Sprint(strings.Contains(r.hookd(t, c.event, c.stdin), `"text": "`+c.text+`"`)))
 	}
-	host := "no new turn"
-	if strings.Contains(reqs[len(reqs)-1], "also run the linter") {
-		host = "reason sent as a new turn"
-	}
-	mine := "no new turn"
-	if gjson.Get(r.hookd(t, "agentStop", stop[0].Stdin), "continuation").Str == "also run the linter" {
-		mine = "reason sent as a new turn"
-	}
+	host, mine := newTurn(reqs, r.hookd(t, "agentStop", stop[0].Stdin), "also run the linter")
 	record(t, "copilot", "agentStop block continues with the reason", host, mine)
 	record(t, "copilot", "the next agentStop has stop_hook_active true", fmt.Sprint(len(rec.Calls("stop2")) > 0), "true")
 }

@@ -315,15 +315,7 @@ func TestGemini_AfterAgentAndContexts(t *testing.T) {
 	if len(aa) == 0 {
 		t.Fatalf("AfterAgent did not run\n%s", r.stderr)
 	}
-	again := "no new turn"
-	if len(reqs) > 1 && strings.Contains(reqs[len(reqs)-1], "run the tests too") {
-		again = "reason sent as a new turn"
-	}
-	res := r.hookd(t, "AfterAgent", aa[0].Stdin)
-	mineAA := "no new turn"
-	if gjson.Get(res, "continuation").Str == "run the tests too" {
-		mineAA = "reason sent as a new turn"
-	}
+	again, mineAA := newTurn(reqs[1:], r.hookd(t, "AfterAgent", aa[0].Stdin), "run the tests too")
 	record(t, "gemini", "AfterAgent deny continues with the reason", again, mineAA)
 	aa2 := rec.Calls("aa2")
 	record(t, "gemini", "the next AfterAgent has stop_hook_active true", fmt.Sprint(len(aa2) > 0), "true")

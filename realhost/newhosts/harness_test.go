@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hookd/hookd/realhost/rh"
 )
 
@@ -82,6 +84,20 @@ func firstMatcherStdin(t *testing.T, rec *rh.Recorder, n int, stderr string) str
 	}
 	t.Fatalf("no hook ran\n%s", stderr)
 	return ""
+}
+
+// newTurn says, for the CLI and for hookd, whether a stop hook's reason
+// went back to the model as a new turn: in the CLI's last request to the
+// model (of reqs), in hookd's result as its continuation.
+func newTurn(reqs []string, hookdResult, reason string) (host, mine string) {
+	host, mine = "no new turn", "no new turn"
+	if len(reqs) > 0 && strings.Contains(reqs[len(reqs)-1], reason) {
+		host = "reason sent as a new turn"
+	}
+	if gjson.Get(hookdResult, "continuation").Str == reason {
+		mine = "reason sent as a new turn"
+	}
+	return host, mine
 }
 
 // row is one compared behaviour.

