@@ -54,13 +54,12 @@ func explain(ef *engineFlags, xo *explainOpts, event string, cio *cmdIO) error {
 	if err != nil {
 		return err
 	}
-	e := hooks.New(opts)
-	defer e.Close()
-	if _, err := e.LoadChecked(); err != nil {
+	e, err := loadEngine(opts)
+	if err != nil {
 		return err
 	}
-	_, warnings := e.List("")
-	_ = printWarnings(cio.stderr, warnings, false)
+	defer e.Close()
+	_ = printWarnings(cio.stderr, e.Warnings(), false)
 	if err := activateSkills(e, xo.skills, cio.stderr); err != nil {
 		return usageError{err}
 	}

@@ -48,11 +48,11 @@ func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) er
 			return usageError{err}
 		}
 	}
-	e := hooks.New(opts)
-	defer e.Close()
-	if _, err := e.LoadChecked(); err != nil {
+	e, err := loadEngine(opts)
+	if err != nil {
 		return err
 	}
+	defer e.Close()
 	list, warnings := e.List(lo.event)
 	project, leftOut := e.Sources()
 	if lo.json {

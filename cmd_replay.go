@@ -68,17 +68,10 @@ func replay(cmd *cobra.Command, ef *engineFlags, ro *replayOpts, path string, ci
 		}
 		scoped := *ef
 		scoped.profile = profile
-		opts, err := scoped.options(cio.stderr)
+		e, err := reviewEngine(&scoped, cio.stderr)
 		if err != nil {
-			return nil, usageError{err}
-		}
-		e := hooks.New(opts)
-		if _, err := e.LoadChecked(); err != nil {
-			e.Close()
 			return nil, err
 		}
-		_, warnings := e.List("")
-		_ = printWarnings(cio.stderr, warnings, false)
 		engines[profile] = e
 		return e, nil
 	}

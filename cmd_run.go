@@ -75,13 +75,12 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 		}
 		opts.Evaluator = evaluate.Fixed(ro.evaluate)
 	}
-	e := hooks.New(opts)
-	defer e.Close()
-	if _, err := e.LoadChecked(); err != nil {
+	e, err := loadEngine(opts)
+	if err != nil {
 		return err
 	}
-	_, warnings := e.List("")
-	if n := printWarnings(cio.stderr, warnings, ro.strict); ro.strict && n > 0 {
+	defer e.Close()
+	if n := printWarnings(cio.stderr, e.Warnings(), ro.strict); ro.strict && n > 0 {
 		return discoveryFailed(n)
 	}
 	_, leftOut := e.Sources()

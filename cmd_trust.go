@@ -209,13 +209,22 @@ func reviewEngine(ef *engineFlags, stderr io.Writer) (*hooks.Engine, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
+	e, err := loadEngine(opts)
+	if err != nil {
+		return nil, err
+	}
+	_ = printWarnings(stderr, e.Warnings(), false)
+	return e, nil
+}
+
+// loadEngine makes the engine opts describe and discovers its hooks. Close
+// it when done.
+func loadEngine(opts hooks.Options) (*hooks.Engine, error) {
 	e := hooks.New(opts)
 	if _, err := e.LoadChecked(); err != nil {
 		e.Close()
 		return nil, err
 	}
-	_, warnings := e.List("")
-	_ = printWarnings(stderr, warnings, false)
 	return e, nil
 }
 
