@@ -27,28 +27,37 @@ type plan struct {
 	scope eventScope
 }
 
+// eventArgs checks a run's (or an explanation's) event and input: the
+// event must be the profile's, the input a JSON object ("" counts as {}),
+// and the event's precondition must accept it. gate is why the precondition
+// keeps every hook from running, or "".
+func (e *Engine) eventArgs(event string, input []byte) (ev *EventRules, in []byte, gate string, err error) {
+	ev = e.profile.Event(event)
+	if ev == nil {
+		return nil, nil, "", &ParamError{Field: "event", Msg: fmt.Sprintf("%v %q (known: %s)", ErrUnknownEvent, event, strings.Join(e.profile.EventNames(), ", "))}
+	}
+	if len(input) == 0 {
+		input = []byte("{}")
+	}
+	if !gjson.Parse(view(input)).IsObject() {
+		return nil, nil, "", &ParamError{Field: "input", Msg: "must be a JSON object"}
+	}
+	if ev.Precondition != nil {
+		if gate, err = ev.Precondition(input); err != nil {
+			return nil, nil, "", &ParamError{Field: "input", Msg: err.Error()}
+		}
+	}
+	return ev, input, gate, nil
+}
+
 // plan validates a run's arguments and selects its handlers. It records
 // where the event happened (a running subagent) and claims the once-only
 // handlers it selects; a dry plan only looks at them, so that a plan that
 // is then run again for real claims nothing twice.
 func (e *Engine) plan(event string, input []byte, turnID string, dry bool) (*plan, error) {
-	ev := e.profile.Event(event)
-	if ev == nil {
-		return nil, &ParamError{Field: "event", Msg: fmt.Sprintf("%v %q (known: %s)", ErrUnknownEvent, event, strings.Join(e.profile.EventNames(), ", "))}
-	}
-	if len(input) == 0 {
-		input = []byte("{}")
-	}
-	if in := gjson.Parse(view(input)); !in.IsObject() {
-		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
-	}
-	var gate string
-	if ev.Precondition != nil {
-		why, err := ev.Precondition(input)
-		if err != nil {
-			return nil, &ParamError{Field: "input", Msg: err.Error()}
-		}
-		gate = why
+	ev, input, gate, err := e.eventArgs(event, input)
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{Event: ev.Name, Decision: DecisionNone, Continue: true, Hooks: []HookRun{}, Skipped: []Skip{}, RunID: e.runIDs.next()}
 	p := &plan{ev: ev, input: input, turnID: turnID, res: res, scope: e.scopeOf(input)}

@@ -55,23 +55,9 @@ type Explanation struct {
 // discovered hook: which run and why each other one does not. It runs
 // nothing and writes nothing.
 func (e *Engine) Explain(event string, input []byte) ([]Explanation, error) {
-	ev := e.profile.Event(event)
-	if ev == nil {
-		return nil, &ParamError{Field: "event", Msg: fmt.Sprintf("%v %q (known: %s)", ErrUnknownEvent, event, strings.Join(e.profile.EventNames(), ", "))}
-	}
-	if len(input) == 0 {
-		input = []byte("{}")
-	}
-	if !gjson.ParseBytes(input).IsObject() {
-		return nil, &ParamError{Field: "input", Msg: "must be a JSON object"}
-	}
-	var gate string
-	if ev.Precondition != nil {
-		why, err := ev.Precondition(input)
-		if err != nil {
-			return nil, &ParamError{Field: "input", Msg: err.Error()}
-		}
-		gate = why
+	ev, input, gate, err := e.eventArgs(event, input)
+	if err != nil {
+		return nil, err
 	}
 	targets, _ := ev.MatchTargets(e.profile, input)
 	all, _ := e.snapshot()
