@@ -17,12 +17,15 @@ import (
 )
 
 // fakeHookdEnv makes the test binary a stand-in for hookd: it runs one hook
-// (the variable's value) and blocks, until the test kills it.
+// (the variable's value) and blocks, until the test kills it. The hook gets
+// a line on stdin, which Run writes only once the hook's group is
+// registered with the watchdog: a hook that reads it first reports nothing
+// before it is guarded.
 const fakeHookdEnv = "PROC_TEST_FAKE_HOOKD"
 
 func init() {
 	if script := os.Getenv(fakeHookdEnv); script != "" {
-		Run(context.Background(), Command{Shell: []string{"/bin/sh", "-c"}, Script: script})
+		Run(context.Background(), Command{Shell: []string{"/bin/sh", "-c"}, Script: script, Stdin: []byte("go\n")})
 		os.Exit(0)
 	}
 }
@@ -43,9 +46,9 @@ func TestRun_HooksDieWhenHookdIsKilled(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// The hook starts a background child and reports both pids, then both
-	// sleep for a day.
-	script := fmt.Sprintf("sleep 86400 & echo $$ $! > %s; sleep 86400", fifo)
+	// Once guarded (it has read its stdin), the hook starts a background
+	// child and reports both pids, then both sleep for a day.
+	script := fmt.Sprintf("read -r _; sleep 86400 & echo $$ $! > %s; sleep 86400", fifo)
 	hookd := exec.Command(os.Args[0], "-test.run=^$")
 	hookd.Env = append(os.Environ(), fakeHookdEnv+"="+script)
 	if err := hookd.Start(); err != nil {
