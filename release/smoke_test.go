@@ -230,15 +230,27 @@ func goModuleEnv(t *testing.T) (env []string, gobin string) {
 	if modErr != nil {
 		t.Fatal(modErr)
 	}
-	modcache, err := exec.CommandContext(t.Context(), "go", "env", "GOMODCACHE").Output()
+	goenv, err := exec.CommandContext(t.Context(), "go", "env", "GOMODCACHE", "GOPROXY").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
+	modcache, userProxy, _ := strings.Cut(strings.TrimSpace(string(goenv)), "\n")
+	proxies := []string{
+		// Our module from the proxy on disk, its dependencies from the
+		// module cache (a proxy too) ...
+		"file://" + filepath.ToSlash(filepath.Join(modDir, "proxy")),
+		"file://" + filepath.ToSlash(filepath.Join(modcache, "cache", "download")),
+	}
+	// ... and what neither holds from the user's own proxy, as a Go user's
+	// go mod tidy would: tidy also wants the test dependencies of modules
+	// older than go 1.17 (sourcegraph/jsonrpc2's gorilla/websocket), which
+	// building hookd never downloads, so a fresh module cache lacks them.
+	if p := strings.TrimSpace(userProxy); p != "" && p != "off" {
+		proxies = append(proxies, p)
+	}
 	gobin = filepath.Join(modDir, "bin")
 	return append(os.Environ(),
-		// Our module from the proxy on disk, its dependencies from the
-		// module cache (a proxy too): nothing from the network.
-		"GOPROXY=file://"+filepath.ToSlash(filepath.Join(modDir, "proxy"))+",file://"+filepath.ToSlash(filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")),
+		"GOPROXY="+strings.Join(proxies, ","),
 		"GOSUMDB=off", "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local",
 		"GOMODCACHE="+filepath.Join(modDir, "modcache"), "GOBIN="+gobin,
 		"PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH")), gobin
