@@ -157,7 +157,7 @@ func (b *builder) binary(ctx context.Context, t Target) (string, error) {
 	bin := filepath.Join(b.out, "build", t.GOOS+"_"+t.GOARCH, t.Exe())
 	fmt.Fprintf(b.log, "build %s\n", t)
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath",
-		"-ldflags", "-s -w -X main.version="+b.opts.Version, "-o", bin, ".")
+		"-ldflags", "-s -w -X github.com/hookd/hookd/internal/version.Stamped="+b.opts.Version, "-o", bin, ".")
 	cmd.Dir = b.repo
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.GOOS, "GOARCH="+t.GOARCH)
 	if out, err := cmd.CombinedOutput(); err != nil {

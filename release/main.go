@@ -24,12 +24,14 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/hookd/hookd/internal/version"
 )
 
 func main() {
 	opts := Options{Repo: "."}
 	targets := flag.String("targets", "all", "comma-separated GOOS/GOARCH list, or all")
-	flag.StringVar(&opts.Version, "version", "0.1.0-dev", "release version, MAJOR.MINOR.PATCH[-PRERELEASE]")
+	flag.StringVar(&opts.Version, "version", version.Source, "release version, MAJOR.MINOR.PATCH[-PRERELEASE] (default: this checkout's)")
 	flag.StringVar(&opts.Out, "out", "dist", "output folder (emptied first)")
 	flag.BoolVar(&opts.NPM, "npm", true, "assemble and pack the npm packages")
 	flag.BoolVar(&opts.Wheels, "wheels", true, "build the Python wheels")

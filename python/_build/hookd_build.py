@@ -6,7 +6,8 @@ Which binary: config setting or environment variable
   binary   / HOOKD_WHEEL_BINARY    a hookd binary already built
   platform / HOOKD_WHEEL_PLATFORM  its platform: linux-x64, linux-arm64,
                                    darwin-x64, darwin-arm64, win32-x64, win32-arm64
-  version  / HOOKD_WHEEL_VERSION   overrides pyproject.toml's version
+  version  / HOOKD_WHEEL_VERSION   the release version (default: this checkout's,
+                                   Source in internal/version/version.go)
 Without a binary it runs `go build` in the repository (python/..) for this
 machine, so `pip install ./python` works wherever Go does.
 
@@ -60,6 +61,17 @@ def _project() -> dict:
         return tomllib.load(f)["project"]
 
 
+def source_version() -> str:
+    """This checkout's version: Source in internal/version/version.go, the
+    one place it is written (the binary and the npm package use it too)."""
+    path = os.path.join(REPO, "internal", "version", "version.go")
+    with open(path, encoding="utf-8") as f:
+        m = re.search(r'^const Source = "([^"]+)"$', f.read(), re.MULTILINE)
+    if not m:
+        raise RuntimeError(f"no `const Source = \"...\"` line in {path}")
+    return m.group(1)
+
+
 def this_platform() -> str:
     machine = host.machine().lower()
     arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
@@ -110,7 +122,7 @@ def write_wheel(out_dir: str, binary: str, plat: str, version: str = "") -> str:
     if not os.path.isfile(binary):
         raise FileNotFoundError(f"hookd binary {binary} does not exist")
     project = _project()
-    version = pep440(version) if version else project["version"]
+    version = pep440(version or source_version())
     tag = f"py3-none-{PLATFORMS[plat][0]}"
     name = project["name"]
     dist_info = f"{name}-{version}.dist-info"
@@ -173,7 +185,10 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         goos, goarch = PLATFORMS[plat][1:] if plat in PLATFORMS else ("", "")
         out = os.path.join(tmp, "hookd.exe" if goos == "windows" else "hookd")
         env = dict(os.environ, CGO_ENABLED="0", GOOS=goos, GOARCH=goarch)
-        subprocess.run([go, "build", "-trimpath", "-o", out, "."], cwd=REPO, env=env, check=True)
+        cmd = [go, "build", "-trimpath", "-o", out]
+        if version:  # the binary says the version the wheel is given
+            cmd += ["-ldflags", "-X github.com/hookd/hookd/internal/version.Stamped=" + version.removeprefix("v")]
+        subprocess.run(cmd + ["."], cwd=REPO, env=env, check=True)
         return os.path.basename(write_wheel(wheel_directory, out, plat, version))
 
 
@@ -185,7 +200,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Write a hookd platform wheel.")
     parser.add_argument("--binary", required=True, help="the hookd binary for the platform")
     parser.add_argument("--platform", required=True, choices=sorted(PLATFORMS))
-    parser.add_argument("--version", default="", help="release version (default: pyproject.toml's)")
+    parser.add_argument("--version", default="", help="release version (default: this checkout's)")
     parser.add_argument("--out", required=True, help="folder to write the wheel to")
     args = parser.parse_args()
     print(write_wheel(args.out, args.binary, args.platform, args.version))
