@@ -164,8 +164,8 @@ func checkPath(cmd *cobra.Command, ef *engineFlags, arg string, cio *cmdIO) ([]l
 	switch root := manifestRoot(abs, fi.IsDir()); {
 	case root != "":
 		scoped.plugins = pluginFlag{{Root: root}}
-		if !profileGiven && isDir(filepath.Join(root, ".claude-plugin")) && !isDir(filepath.Join(root, ".codex-plugin")) {
-			scoped.profile = "claude"
+		if p := pluginHostProfile(root); !profileGiven && p != "" {
+			scoped.profile = p
 		}
 	case fi.IsDir():
 		scoped.home = abs

@@ -32,6 +32,7 @@ plugin variables are substituted. Runs nothing. The same flags as hookd run.`,
 		Args:              eventArg,
 		ValidArgsFunction: completeEvents(ef),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ef.profileFromPlugins(cmd.Flags(), cio.stderr)
 			return explain(ef, xo, args[0], cio)
 		},
 	}

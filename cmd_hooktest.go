@@ -90,6 +90,11 @@ func runTests(to *testOpts, args []string, cio *cmdIO) error {
 	if err != nil {
 		return err
 	}
+	for _, s := range suites {
+		if p := pluginHostProfile(s.plugin); p != "" {
+			fmt.Fprintf(cio.stderr, "hookd test: plugin %s is a Claude Code plugin (.claude-plugin/plugin.json): its scripts' hookd run, list and explain --plugin use the %s profile unless they give --profile\n", filepath.Base(s.plugin), p)
+		}
+	}
 	bin, err := os.MkdirTemp("", "hookd-test-bin-")
 	if err != nil {
 		return err

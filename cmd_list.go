@@ -39,6 +39,7 @@ enabled state. When it finds none it names the folders it searched.`,
 
 func printList(cmd *cobra.Command, ef *engineFlags, lo *listOpts, cio *cmdIO) error {
 	stdout := cio.stdout
+	ef.profileFromPlugins(cmd.Flags(), cio.stderr)
 	opts, err := ef.options(cio.stderr)
 	if err != nil {
 		return usageError{err}

@@ -58,6 +58,7 @@ func eventArg(cmd *cobra.Command, args []string) error {
 }
 
 func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, cio *cmdIO) error {
+	ef.profileFromPlugins(cmd.Flags(), cio.stderr)
 	opts, err := ef.options(cio.stderr)
 	if err != nil {
 		return usageError{err}

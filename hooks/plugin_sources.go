@@ -69,25 +69,29 @@ func (d *DiscoveryRun) AddPlugin(p *Profile, pl *plugins.Plugin) {
 // AddPlugins is AddPlugin for each plugin in order, parsing them at once
 // (with hundreds of plugins, parsing is the part of a load that is not
 // system calls). skip, when not nil, says why a plugin's hooks are not
-// loaded at all ("" loads them); that warning takes the plugin's place.
-func (d *DiscoveryRun) AddPlugins(p *Profile, pls []*plugins.Plugin, skip func(*plugins.Plugin) string) {
+// loaded at all (a zero Warning loads them); that warning takes the plugin's
+// place, at the file it names (else at the plugin's root).
+func (d *DiscoveryRun) AddPlugins(p *Profile, pls []*plugins.Plugin, skip func(*plugins.Plugin) Warning) {
 	type parsed struct {
-		skipped string
+		skipped Warning
 		hooks   []*Hook
 		warns   []Warning
 	}
 	out := make([]parsed, len(pls))
 	par.Each(len(pls), func(i int) {
 		if skip != nil {
-			if out[i].skipped = skip(pls[i]); out[i].skipped != "" {
+			if out[i].skipped = skip(pls[i]); out[i].skipped.Message != "" {
 				return
 			}
 		}
 		out[i].hooks, out[i].warns = parsePlugin(p, pls[i])
 	})
 	for i, r := range out {
-		if r.skipped != "" {
-			d.Warns = append(d.Warns, Warning{Source: pls[i].Root, Message: r.skipped})
+		if r.skipped.Message != "" {
+			if r.skipped.Source == "" {
+				r.skipped.Source = pls[i].Root
+			}
+			d.Warns = append(d.Warns, r.skipped)
 			continue
 		}
 		d.Add(r.hooks, r.warns)

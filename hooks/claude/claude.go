@@ -300,17 +300,17 @@ func (d *discovery) claudePlugins(p *hooks.Profile, opts hooks.DiscoverOptions, 
 		d.Warns = append(d.Warns, hooks.Warning{Source: w.Source, Message: w.Message})
 	}
 	d.found = found
-	d.AddPlugins(p, found, func(pl *plugins.Plugin) string {
-		if msg := claudePluginFilesProblem(p, pl); msg != "" {
-			return fmt.Sprintf("loading no hooks for plugin %s: %s", pl.ID(), msg)
+	d.AddPlugins(p, found, func(pl *plugins.Plugin) hooks.Warning {
+		if file, msg := claudePluginFilesProblem(p, pl); msg != "" {
+			return hooks.Warning{Source: file, Message: fmt.Sprintf("loading no hooks for plugin %s: %s", pl.ID(), msg)}
 		}
-		return ""
+		return hooks.Warning{}
 	})
 }
 
 // claudePluginFilesProblem says why Claude Code would refuse a plugin's
-// hooks files, or "".
-func claudePluginFilesProblem(p *hooks.Profile, pl *plugins.Plugin) string {
+// hooks files, and which file, or "".
+func claudePluginFilesProblem(p *hooks.Profile, pl *plugins.Plugin) (file, msg string) {
 	for _, s := range pl.Sources {
 		if s.Inline != nil {
 			continue
@@ -323,13 +323,13 @@ func claudePluginFilesProblem(p *hooks.Profile, pl *plugins.Plugin) string {
 			if len(warns) > 0 {
 				msg = strings.Replace(warns[0].Message, "failed to parse hooks config", "failed to parse plugin hooks config", 1)
 			}
-			return msg
+			return s.Path, msg
 		}
 		if h := gjson.GetBytes(data, "hooks"); !gjson.ParseBytes(data).IsObject() || !h.IsObject() {
-			return fmt.Sprintf(`%s has no top-level "hooks" object (Claude Code: "expected record, received undefined"); wrap the events in {"hooks": {...}}`, s.Path)
+			return s.Path, fmt.Sprintf(`%s has no top-level "hooks" object (Claude Code: "expected record, received undefined"); wrap the events in {"hooks": {...}}`, s.Path)
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // claudeFinish applies the settings' switches and the per-hook enabled state.
