@@ -15,7 +15,9 @@ func ReviewMessage(n int) string {
 		what = "1 hook awaits review"
 	}
 	return what + " (new, or changed since trusted) and will not run until trusted: " +
-		"run `hookd list` to see them and `hookd trust KEY` (or `hookd trust --all`) to trust them"
+		"the host shows them (hooks/list) and records the user's review with hooks/trust " +
+		"(or, for its own session hooks, initialize's config.bypassTrust); " +
+		"from a terminal, `hookd list` and `hookd trust KEY` do the same for hooks in files"
 }
 
 // reportLoad sends the discovery warnings, then the review warning if any

@@ -489,7 +489,9 @@ func (s *Server) notify(method string, params any) {
 
 // logMessage sends window/logMessage and mirrors it to the log.
 func (s *Server) logMessage(typ int, message string) {
-	s.log.Info("logMessage", "type", typ, "message", message)
+	// The host gets the message; hookd's own log (often the host's
+	// inherited stderr) has it only at debug level, so it is not seen twice.
+	s.log.Debug("logMessage", "type", typ, "message", message)
 	s.notify("window/logMessage", map[string]any{"type": typ, "message": message})
 }
 
