@@ -72,7 +72,7 @@ var permissionModes = []string{"default", "acceptEdits", "plan", "dontAsk", "byp
 
 func (f *engineFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "codex", "host rule set: "+strings.Join(sortedProfiles(), ", "))
-	fs.StringVar(&f.home, "home", "", "the profile's user `folder` (codex: $CODEX_HOME or ~/.codex; mind: $MIND_HOME or ~/.mind; mirri, soong, claude: see docs/cli.md)")
+	fs.StringVar(&f.home, "home", "", "the profile's user `folder` (default: the profile's own, e.g. codex: $CODEX_HOME or ~/.codex; docs/cli.md lists each profile's)")
 	fs.StringVar(&f.cwd, "cwd", "", "session working `folder` (default: the current directory)")
 	if fs.Lookup("project") == nil { // trust has its own --project
 		fs.StringVar(&f.project, "project", "", "project root `folder` (default: the git root above --cwd, else --cwd)")
