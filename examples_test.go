@@ -1,19 +1,17 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/nodedeps"
 )
 
 // The host packages' own suites (node/ with node --test, python/ with
@@ -42,66 +40,18 @@ func missing(t *testing.T, format string, args ...any) {
 	t.Skipf(format, args...)
 }
 
-// needNodeModules checks that npm ci ran in node/. When it did not, the
-// skip is announced once on the go command's own stderr (announceSkip), so
-// that a plain `go test ./...` shows it.
+// needNodeModules installs node/'s development dependencies when they are
+// missing or stale (npm ci, once for all the test binaries that need them).
 func needNodeModules(t *testing.T) string {
 	t.Helper()
 	dir, err := filepath.Abs("node")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc", "package.json")); err != nil {
-		const why = "node/node_modules is missing: run `npm ci` in node/ (.ci/run does)"
-		if !inCI() {
-			nodeSkipOnce.Do(func() {
-				announceSkip("the Node suite (TestNodeHost*) was skipped: " + why)
-				uncached(dir)
-			})
-		}
-		missing(t, why)
+	if err := nodedeps.Ensure(t.Context(), dir); err != nil {
+		missing(t, "%v", err)
 	}
 	return dir
-}
-
-var nodeSkipOnce sync.Once
-
-// uncached keeps go test from caching this run, so that the skip line shows
-// on every run until npm ci is done. go test caches no run that opened a file
-// of the module changed less than two seconds ago (files outside the module
-// do not count); this marker's time is set a minute ahead. It sits in
-// node/node_modules, which git ignores and npm ci replaces.
-func uncached(nodeDir string) {
-	marker := filepath.Join(nodeDir, "node_modules", ".hookd-suite-skipped")
-	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
-		return
-	}
-	if err := os.WriteFile(marker, nil, 0o644); err != nil {
-		return
-	}
-	ahead := time.Now().Add(time.Minute)
-	if os.Chtimes(marker, ahead, ahead) != nil {
-		return
-	}
-	if f, err := os.Open(marker); err == nil {
-		f.Close()
-	}
-}
-
-// announceSkip prints line where a plain `go test ./...` shows it. In package
-// list mode the go command prints nothing of a passing package but its ok
-// line, so t.Skip's reason is seen only with -v; on Linux the line goes
-// straight to the go command's stderr (this binary's parent), elsewhere to
-// this binary's stderr.
-func announceSkip(line string) {
-	out := os.Stderr
-	if !testing.Verbose() {
-		if f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", os.Getppid()), os.O_WRONLY|os.O_APPEND, 0); err == nil {
-			defer f.Close()
-			out = f
-		}
-	}
-	fmt.Fprintf(out, "--- SKIP: %s\n", line)
 }
 
 // runSuite runs a suite's command in dir with hookd in HOOKD_BIN and fails

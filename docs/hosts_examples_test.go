@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hookd/hookd/internal/nodedeps"
 )
 
 // The programs in hosts.md's "A first deny" are run as a newcomer runs them:
@@ -57,8 +59,10 @@ func TestHostsExamples_EachLanguageGetsADeny(t *testing.T) {
 			case "node-esm", "node-cjs":
 				need(t, "node")
 				need(t, "npm")
-				if _, err := os.Stat(filepath.Join(repo, "node", "node_modules", "vscode-jsonrpc")); err != nil {
-					missing(t, "node/node_modules is not installed: run `npm ci` in node/ once")
+				// The package's own dependency (vscode-jsonrpc), as npm
+				// would install it from the registry.
+				if err := nodedeps.Ensure(t.Context(), filepath.Join(repo, "node")); err != nil {
+					missing(t, "%v", err)
 				}
 				run(t, dir, env, "npm", "init", "-y")
 				run(t, dir, env, "npm", "install", "--no-audit", "--no-fund", filepath.Join(repo, "node"))

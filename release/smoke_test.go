@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookd/hookd/internal/nodedeps"
 )
 
 // The smoke tests install what the release built, the way a host author
@@ -81,13 +83,14 @@ func TestNodePackage_DeniesWithoutHookdOnPath(t *testing.T) {
 	}
 
 	// The types: tsc from node/'s dev dependencies (npm ci in node/).
-	tsc, err := filepath.Abs(filepath.Join("..", "node", "node_modules", "typescript", "bin", "tsc"))
+	nodeDir, err := filepath.Abs(filepath.Join("..", "node"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(tsc); err != nil {
-		missing(t, "node/node_modules/typescript is missing (run npm ci in node/): the shipped types were not checked")
+	if err := nodedeps.Ensure(t.Context(), nodeDir); err != nil {
+		missing(t, "%v: the shipped types were not checked", err)
 	}
+	tsc := filepath.Join(nodeDir, "node_modules", "typescript", "bin", "tsc")
 	typeRoots := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(tsc))), "@types")
 	writeFiles(t, dir, map[string]string{"tsconfig.json": fmt.Sprintf(`{"compilerOptions": {
   "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "noEmit": true,
