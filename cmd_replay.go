@@ -118,6 +118,11 @@ func replay(cmd *cobra.Command, ef *engineFlags, ro *replayOpts, path string, ci
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("read recording: %w", err)
 	}
+	if runs == 0 {
+		// Passing on nothing would let an empty or truncated recording stand
+		// in for a check.
+		return fmt.Errorf("%s holds no recorded runs: record a session with hookd serve --record %s", path, path)
+	}
 	if changed > 0 {
 		fmt.Fprintf(cio.stdout, "FAIL: %d of %s changed\n", changed, plural(runs, "run"))
 		return exitError{1}

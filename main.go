@@ -151,10 +151,18 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 		},
 	)
 	root.SetHelpCommand(newHelpCmd(root))
-	for _, c := range root.Commands() {
+	for _, c := range append(root.Commands(), root) {
 		c.SilenceUsage, c.SilenceErrors = true, true
+		if c.Flags().Lookup("profile") != nil {
+			_ = c.RegisterFlagCompletionFunc("profile", completeProfiles)
+		}
 	}
 	return root
+}
+
+// completeProfiles completes --profile with the linked profiles.
+func completeProfiles(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return sortedProfiles(), cobra.ShellCompDirectiveNoFileComp
 }
 
 // newHelpCmd is "hookd help [COMMAND]": unlike cobra's own, an unknown topic

@@ -22,6 +22,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/suggest"
 )
 
 // Rules, as Diagnostic.Rule names them.
@@ -425,7 +426,7 @@ func (l *fileLinter) toolNames(at gjson.Result, names []string) {
 			continue
 		}
 		l.report(at, hooks.SeverityWarning, RuleUnknownTool,
-			"matcher item %q names no %s tool (%s; MCP tools are mcp__<server>__<tool>)", n, l.p.Name, strings.Join(tools, ", "))
+			"matcher item %q names no %s tool%s (%s; MCP tools are mcp__<server>__<tool>)", n, l.p.Name, suggest.DidYouMean(n, tools), strings.Join(tools, ", "))
 	}
 }
 

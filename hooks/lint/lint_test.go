@@ -164,3 +164,10 @@ func TestFromLoadError_PlacesEachProblemOfARefusedConfig(t *testing.T) {
 		t.Errorf("no diagnostic at line 3 (the unknown field): %v", ds)
 	}
 }
+
+func TestCheck_UnknownToolSuggestsTheNearestName(t *testing.T) {
+	ds := check(t, "claude", map[string]string{"home/settings.json": `{"hooks": {"PreToolUse": [{"matcher": "Bsah", "hooks": [{"type": "command", "command": "true"}]}]}}`})
+	if len(ds) != 1 || ds[0].Rule != lint.RuleUnknownTool || !strings.Contains(ds[0].Message, `matcher item "Bsah" names no claude tool (did you mean "Bash"?)`) {
+		t.Fatalf("diagnostics %v, want one unknown-tool with a did-you-mean for Bash", ds)
+	}
+}
