@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GitHub Action's step (action.yml): install hookd, then run the plugin's
 # test scripts. Inputs come as environment variables:
-#   HOOKD_VERSION  release version (0.1.0) or latest
+#   HOOKD_VERSION  release version (0.1.0), latest, or (with Go) a commit
 #   HOOKD_PLUGIN   the plugin folder (default .)
 #   HOOKD_SCRIPTS  scripts or folders, relative to the plugin (default: hookd test's)
 #   HOOKD_ARGS     more hookd test flags
@@ -15,8 +15,11 @@ dir=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/hookd-bin
 mkdir -p "$dir"
 
 install_with_go() {
-	local at=latest
-	[ "$version" = latest ] || at=v$version
+	local at=$version
+	# A release version gets its v; latest, a commit or a branch go as given.
+	case "$version" in
+	[0-9]*.[0-9]*.[0-9]*) at=v$version ;;
+	esac
 	echo "hookd: go install github.com/hookd/hookd@$at" >&2
 	GOBIN=$dir go install "github.com/hookd/hookd@$at"
 }
