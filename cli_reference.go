@@ -30,8 +30,11 @@ func writeReference(w io.Writer, root *cobra.Command) error {
 		if p.HomeDir != "" {
 			dir = "`~/" + p.HomeDir + "`"
 		}
-		if p.HomeEnv != "" {
+		switch {
+		case p.HomeEnv != "":
 			env = "`$" + p.HomeEnv + "`"
+		case p.HomeBaseEnv != "":
+			env = "`$" + p.HomeBaseEnv + "/" + p.HomeDir + "`"
 		}
 		fmt.Fprintf(&b, "| [`%s`](profile-%s.md) | %s | %s |\n", name, name, dir, env)
 	}

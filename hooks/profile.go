@@ -21,6 +21,10 @@ type Profile struct {
 	// (CODEX_HOME); HomeDir is the folder under the user's home (".codex").
 	HomeEnv string
 	HomeDir string
+	// HomeBaseEnv, for a profile whose own discovery reads it, names the
+	// environment variable that replaces the user's home above HomeDir
+	// (gemini: $GEMINI_CLI_HOME/.gemini); it documents the rule.
+	HomeBaseEnv string
 	// ProjectDir is the folder under a trusted project root (".codex").
 	ProjectDir string
 	// ProjectFiles names the files in ProjectDir that can hold hooks, as

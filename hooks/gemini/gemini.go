@@ -19,10 +19,11 @@ import (
 // settings.json layers and extensions, no review beyond folder trust,
 // parallel command handlers with millisecond timeouts.
 var Profile = &hooks.Profile{
-	Name:       "gemini",
-	HomeDir:    ".gemini",
-	ProjectDir: ".gemini",
-	Events:     geminiEventRules(),
+	Name:        "gemini",
+	HomeDir:     ".gemini",
+	HomeBaseEnv: homeEnv,
+	ProjectDir:  ".gemini",
+	Events:      geminiEventRules(),
 	// A project's settings need folder trust (project.trusted); nothing
 	// else is reviewed.
 	Trust: false,
