@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -225,24 +225,4 @@ func manifestRoot(path string, isFolder bool) string {
 		}
 		d = parent
 	}
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
-// relPath shortens a path under the current folder, as compilers print them.
-func relPath(p string) string {
-	if p == "" || !filepath.IsAbs(p) {
-		return p
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if r, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
 }

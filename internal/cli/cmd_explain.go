@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 type explainOpts struct {
 	input  string
 	json   bool
-	skills []string // --activate-skill (cmd_scoped.go)
+	skills []string // --activate-skill (scoped.go)
 }
 
 func newExplainCmd(cio *cmdIO) *cobra.Command {

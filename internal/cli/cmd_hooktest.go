@@ -1,9 +1,9 @@
-package main
+package cli
 
 // hookd test: plugin authors' test scripts. The scripts are txtar files in the
 // testscript language (github.com/rogpeppe/go-internal/testscript), run
 // outside go test through testscript.RunT with our own T. Inside a script,
-// hookd is this binary, and a few commands (main_test_script.go) write event
+// hookd is this binary, and a few commands (cmd_hooktest_script.go) write event
 // inputs and check hookd run's result.
 
 import (
@@ -145,14 +145,6 @@ func runSuites(to *testOpts, suites []suite, self, bin string, stdout io.Writer)
 	}
 }
 
-// plural is "1 script", "2 scripts".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // A suite is the scripts of one plugin: they share the plugin folder.
 type suite struct {
 	plugin string
@@ -238,11 +230,6 @@ func pluginRoot(dir string) string {
 	return dir
 }
 
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
-}
-
 // scriptRunner runs suites and prints a line per script, go test style.
 type scriptRunner struct {
 	out                  io.Writer
@@ -279,7 +266,7 @@ func (r *scriptRunner) runSuite(s suite, self, bin string, keepWork bool) {
 // setupScriptEnv gives a script its plugin and a private Codex home, data and
 // XDG folders under $WORK, so nothing of the user's own setup leaks in.
 func setupScriptEnv(env *testscript.Env, plugin, self, bin string, keepWork bool) error {
-	if err := scriptEnv(env, plugin); err != nil {
+	if err := ScriptEnv(env, plugin); err != nil {
 		return err
 	}
 	env.Setenv("HOOKD", self)
@@ -290,10 +277,10 @@ func setupScriptEnv(env *testscript.Env, plugin, self, bin string, keepWork bool
 	return nil
 }
 
-// scriptEnv is the environment every script gets, under hookd test and under
+// ScriptEnv is the environment every script gets, under hookd test and under
 // go test (hookd's own testscripts/): the same variables, so a script that
 // passes in one passes in the other.
-func scriptEnv(env *testscript.Env, plugin string) error {
+func ScriptEnv(env *testscript.Env, plugin string) error {
 	data := filepath.Join(env.WorkDir, ".plugin-data")
 	home := filepath.Join(env.WorkDir, ".codex")
 	for _, d := range []string{data, home} {

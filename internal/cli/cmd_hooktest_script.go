@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The commands hookd test adds to the testscript language: hookd itself,
 // event (write an event input) and the assertions over the last hookd run's
@@ -160,15 +160,6 @@ func eventInput(event string, args, sets []string) ([]byte, error) {
 	return doc, nil
 }
 
-// jsonOrString reads s as a JSON value when it is one, else as a string.
-func jsonOrString(s string) []byte {
-	if t := strings.TrimSpace(s); t != "" && json.Valid([]byte(t)) {
-		return []byte(t)
-	}
-	b, _ := json.Marshal(s)
-	return b
-}
-
 func knownEvent(name string) bool { return slices.Contains(allEvents(), name) }
 
 // allEvents lists the events of every profile.
@@ -233,6 +224,9 @@ var resultSubjects = map[string]resultSubject{
 	"context":        {path: "additionalContext.#.text", many: true},
 	"system-message": {path: "systemMessages.#.text", many: true},
 	"updated-input":  {path: "updatedInput", json: true},
+	// `scope [is|contains|matches] NAME` checks the agent and skill names
+	// of the scoped hooks that ran (docs/scoped-hooks.md).
+	"scope": {path: "hooks.#.scope.name", many: true},
 }
 
 // operator reads "[is|contains|matches] VALUE".

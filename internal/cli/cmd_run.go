@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"fmt"
 	"io"
-	"os"
 
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
@@ -15,7 +14,7 @@ import (
 type runOpts struct {
 	input, turnID, evaluate string
 	strict                  bool
-	skills                  []string // --activate-skill (cmd_scoped.go)
+	skills                  []string // --activate-skill (scoped.go)
 }
 
 func newRunCmd(cio *cmdIO) *cobra.Command {
@@ -44,17 +43,6 @@ error: nothing runs and hookd exits 1.`,
 	cmd.Flags().BoolVar(&ro.strict, "strict", envStrict(), "fail when a hooks file has an error that loses hooks (default: $HOOKD_STRICT)")
 	cmd.Flags().StringArrayVar(&ro.skills, "activate-skill", nil, "run as after the agent invoked this skill `NAME`: its frontmatter hooks join (claude; repeatable)")
 	return cmd
-}
-
-// eventArg wants exactly one EVENT.
-func eventArg(cmd *cobra.Command, args []string) error {
-	switch {
-	case len(args) == 0:
-		return usagef("missing EVENT: hookd %s EVENT (for example PreToolUse)", cmd.Name())
-	case len(args) > 1:
-		return usagef("want one EVENT, got %d arguments: %q (quote a value with spaces; flags start with --)", len(args), args)
-	}
-	return nil
 }
 
 func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, cio *cmdIO) error {
@@ -135,53 +123,4 @@ func warnSkippedForReview(stderr io.Writer, res *hooks.Result, same string) {
 	default:
 		fmt.Fprintf(stderr, "warning: %d matching hooks await review (new, or changed since trusted) and did not run: see them with `hookd list%s`, trust them with `hookd trust%s KEY...` (or --all)\n", n, same, same)
 	}
-}
-
-// checkEvent says which event was meant when name is not one of the profile's.
-func checkEvent(p *hooks.Profile, name string) error {
-	if p.Event(name) != nil {
-		return nil
-	}
-	return fmt.Errorf("unknown event %q%s (known: %s)", name, didYouMean(name, p.EventNames()), joinComma(p.EventNames()))
-}
-
-func completeEvents(ef *engineFlags) func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) > 0 {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		p, ok := hooks.LookupProfile(ef.profile)
-		if !ok {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		return p.EventNames(), cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
-// readInput reads --input: a file, - for stdin, or {} when not given. Text
-// that is not JSON is an error naming where it stops being JSON.
-func readInput(path string, stdin io.Reader) ([]byte, error) {
-	var (
-		data []byte
-		err  error
-	)
-	switch path {
-	case "":
-		return []byte("{}"), nil
-	case "-":
-		data, err = io.ReadAll(stdin)
-	default:
-		data, err = os.ReadFile(path)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read --input: %w", err)
-	}
-	if !json.Valid(data) {
-		name := path
-		if path == "-" {
-			name = "stdin"
-		}
-		return nil, fmt.Errorf("--input %s is not valid JSON%s", name, jsonErrorPosition(data))
-	}
-	return data, nil
 }

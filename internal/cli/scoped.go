@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -70,10 +70,4 @@ func agentSets(spec string) []string {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// The hookd test assertion `scope [is|contains|matches] NAME` checks the
-// agent and skill names of the scoped hooks that ran.
-func init() {
-	resultSubjects["scope"] = resultSubject{path: "hooks.#.scope.name", many: true}
 }

@@ -1,18 +1,15 @@
-package main
+package cli
 
 // What the commands that load hooks print about discovery: its warnings,
 // strict mode, and the folders searched.
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	json "github.com/goccy/go-json"
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/rpc"
@@ -66,44 +63,6 @@ func formatWarning(w hooks.Warning, severity string) string {
 	return severity + ": " + rpc.FormatWarning(w)
 }
 
-// jsonErrorPosition is " (line L, column C: MESSAGE)" for text that is not
-// JSON, or "" when it is.
-func jsonErrorPosition(data []byte) string {
-	var v any
-	err := json.Unmarshal(data, &v)
-	if err == nil {
-		return ""
-	}
-	var se *json.SyntaxError
-	if !errors.As(err, &se) {
-		return ": " + err.Error()
-	}
-	// Offset counts the bytes read, the bad one included: point at that one.
-	off := min(int(se.Offset), len(data))
-	if off > 0 {
-		off--
-	}
-	line, col := lineCol(data, off)
-	msg := se.Error()
-	if i := strings.Index(msg, "json: "); i >= 0 {
-		msg = msg[i+len("json: "):]
-	}
-	return fmt.Sprintf(" (line %d, column %d: %s)", line, col, msg)
-}
-
-// lineCol turns a byte offset into a 1-based line and column.
-func lineCol(data []byte, off int) (line, col int) {
-	line, col = 1, 1
-	for _, b := range data[:off] {
-		if b == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
-}
-
 // searchedFolders names the folders discovery looked in, for "no hooks
 // found" (files and plugins named on the command line are the user's own).
 func searchedFolders(opts hooks.Options, project *hooks.ProjectStatus) []string {
@@ -123,10 +82,6 @@ func searchedFolders(opts hooks.Options, project *hooks.ProjectStatus) []string 
 	}
 	return out
 }
-
-func joinComma(s []string) string { return strings.Join(s, ", ") }
-
-func joinProfiles() string { return joinComma(sortedProfiles()) }
 
 // printLeftOut says which hooks sources exist but do not run, and the
 // command that changes each.

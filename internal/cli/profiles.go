@@ -1,0 +1,28 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hookd/hookd/hooks"
+)
+
+// Host profiles by name, for --profile and for the messages that list them
+// (the hosts register themselves: hosts.go at the repository's root).
+
+func lookupProfile(name string) (*hooks.Profile, error) {
+	prof, ok := hooks.LookupProfile(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown profile %q%s (known: %s)", name, didYouMean(name, sortedProfiles()), strings.Join(sortedProfiles(), ", "))
+	}
+	return prof, nil
+}
+
+func sortedProfiles() []string {
+	names := hooks.ProfileNames()
+	sort.Strings(names)
+	return names
+}
+
+func joinProfiles() string { return joinComma(sortedProfiles()) }
