@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 // after a warm-up and prints the mean; that mean replaces ns/op, so the
 // interpreter's start-up is not counted. The Go client's figures are
 // BenchmarkHooksRun_TrivialCommand and BenchmarkExecCommand_TrivialCommand
-// (bench_test.go); bench_hosts.sh prints all six and their ratios.
+// (bench_test.go); scripts/bench_hosts.sh prints all six and their ratios.
 
 func benchScript(b *testing.B, dir string, argv ...string) {
 	b.Helper()
@@ -40,7 +40,7 @@ func benchNode(b *testing.B, mode string) {
 	if err != nil {
 		b.Skip("node not on PATH")
 	}
-	dir, _ := filepath.Abs("node")
+	dir, _ := filepath.Abs(filepath.Join("..", "node"))
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc")); err != nil {
 		b.Skip("run npm ci in node/ first")
 	}
@@ -52,7 +52,7 @@ func benchPython(b *testing.B, mode string) {
 	if err != nil {
 		b.Skip("python3 not on PATH")
 	}
-	dir, _ := filepath.Abs("python")
+	dir, _ := filepath.Abs(filepath.Join("..", "python"))
 	benchScript(b, dir, python, "bench.py", mode)
 }
 

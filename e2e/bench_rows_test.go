@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -23,8 +23,8 @@ import (
 // interleaved, and prints each hookd figure over its baseline.
 
 // benchBin is the hookd binary the benchmarks spawn: $HOOKD_BIN when set
-// (scripts/bench-ratios builds the real binary), else this test binary,
-// which TestMain puts on PATH as hookd.
+// (scripts/bench-ratios builds it), else the one TestMain built and put on
+// PATH.
 func benchBin(b *testing.B) string {
 	if bin := os.Getenv("HOOKD_BIN"); bin != "" {
 		return bin

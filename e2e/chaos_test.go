@@ -5,11 +5,11 @@
 // about speed; it fails only when it cannot take a figure. Run it against
 // any build to compare:
 //
-//	go test -tags chaos -run Chaos -v .                       # this tree
-//	HOOKD_BIN=/tmp/hookd-main go test -tags chaos -run Chaos -v .
+//	go test -tags chaos -run Chaos -v ./e2e/                       # this tree
+//	HOOKD_BIN=/tmp/hookd-main go test -tags chaos -run Chaos -v ./e2e/
 //
 // scripts/chaos.sh builds main and this tree and prints both.
-package main
+package e2e
 
 import (
 	"bufio"
@@ -19,7 +19,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -29,17 +28,14 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// chaosBin is the hookd under test: HOOKD_BIN, or this tree built once.
+// chaosBin is the hookd under test: HOOKD_BIN, or this tree as TestMain
+// built it.
 func chaosBin(t *testing.T) string {
 	t.Helper()
 	if b := os.Getenv("HOOKD_BIN"); b != "" {
 		return b
 	}
-	bin := filepath.Join(t.TempDir(), "hookd")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
+	return hookdPath(t)
 }
 
 // chaosHookd is one hookd process spoken to in NDJSON.

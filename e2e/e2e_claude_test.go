@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func startClaude(t *testing.T, env ...string) (*client.Client, json.RawMessage) 
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	fx, err := filepath.Abs(filepath.Join("fixtures", "profiles", "claude"))
+	fx, err := filepath.Abs(filepath.Join("..", "fixtures", "profiles", "claude"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // copyPlugin copies a fixture plugin folder to dst (symlinks as symlinks).
 func copyPlugin(t *testing.T, name, dst string) string {
 	t.Helper()
-	src := filepath.Join("fixtures", "plugins", name)
+	src := filepath.Join("..", "fixtures", "plugins", name)
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -111,7 +111,7 @@ func TestServe_PluginsFromConfigAndPluginDirs(t *testing.T) {
 	disabled := copyPlugin(t, "escape-path", filepath.Join(cache, "escape-path"))
 	// The explicit root is relative: it is taken from the session cwd.
 	cwd := t.TempDir()
-	if err := os.Symlink(mustAbs(t, filepath.Join("fixtures", "plugins")), filepath.Join(cwd, "fixtures-link")); err != nil {
+	if err := os.Symlink(mustAbs(t, filepath.Join("..", "fixtures", "plugins")), filepath.Join(cwd, "fixtures-link")); err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
@@ -269,7 +269,7 @@ func TestServe_InitializeRejectsBadPluginParams(t *testing.T) {
 
 func TestServe_PluginWarningsAreLogMessages(t *testing.T) {
 	c, res := startPluginServe(t, t.TempDir(), map[string]any{
-		"plugins": []map[string]any{{"root": mustAbs(t, filepath.Join("fixtures", "plugins", "symlink-escape"))}},
+		"plugins": []map[string]any{{"root": mustAbs(t, filepath.Join("..", "fixtures", "plugins", "symlink-escape"))}},
 	})
 	if n := gjson.GetBytes(res, "hooks.warnings").Int(); n != 2 {
 		t.Errorf("initialize result: %s, want 2 warnings", res)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 func startSoong(t *testing.T, config map[string]any) (*client.Client, json.RawMessage, error) {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
-	return startProfile(t, "soong", "soong_e2e", mustAbs(t, filepath.Join("fixtures", "profiles", "soong", "home")), config)
+	return startProfile(t, "soong", "soong_e2e", mustAbs(t, filepath.Join("..", "fixtures", "profiles", "soong", "home")), config)
 }
 
 func TestServe_SoongSessionOverRealPipes(t *testing.T) {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -15,8 +15,8 @@ import (
 )
 
 // The host packages' own suites (node/ with node --test, python/ with
-// unittest) run here, against this build of hookd: the test binary, which
-// answers as hookd (TestMain), is passed in HOOKD_BIN.
+// unittest) run here, against this build of hookd: the binary TestMain
+// built is passed in HOOKD_BIN.
 
 // inCI reports whether missing prerequisites must fail rather than skip.
 func inCI() bool { return os.Getenv("CI") == "true" }
@@ -44,7 +44,7 @@ func missing(t *testing.T, format string, args ...any) {
 // missing or stale (npm ci, once for all the test binaries that need them).
 func needNodeModules(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs("node")
+	dir, err := filepath.Abs(filepath.Join("..", "node"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestNodeHost_TypesCompile(t *testing.T) {
 func TestPythonHost(t *testing.T) {
 	t.Parallel()
 	python := need(t, "python3", "the Python host example's suite")
-	dir, err := filepath.Abs("python")
+	dir, err := filepath.Abs(filepath.Join("..", "python"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestPythonHost(t *testing.T) {
 // fixtures against it needs a JSON Schema library: that is ajv's part, in
 // node/test/schema.test.js (TestNodeHost).
 func TestHooksSchema_NamesEveryEventAndHandlerType(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("schema", "hooks.schema.json"))
+	data, err := os.ReadFile(filepath.Join("..", "schema", "hooks.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

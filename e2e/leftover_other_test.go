@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package e2e
 
 // noLeftovers checks for leftover processes only on Linux, where the test
 // binary can adopt its orphans.
