@@ -1,11 +1,11 @@
 #!/bin/sh
 # Round trip of one hooks/run with a trivial command hook from each host
 # (Go client, Node, Python) against the same command spawned by that host's
-# language, and the ratios. Needs npm ci in node/. Usage, from the
-# repository root: ./bench_hosts.sh [go test flags, e.g. -count=5]
+# language, and the ratios. Needs npm ci in node/. Usage, from anywhere in
+# the repository: scripts/bench_hosts.sh [go test flags, e.g. -count=5]
 set -eu
-cd "$(dirname "$0")"
-go test -run '^$' -bench 'TrivialCommand|NodeHost|PythonHost' -benchtime 200x "$@" . |
+cd "$(dirname "$0")/.."
+go test -run '^$' -bench 'TrivialCommand|NodeHost|PythonHost' -benchtime 200x "$@" ./e2e/ |
 awk '
 	/^Benchmark/ {
 		name = $1; sub(/-[0-9]+$/, "", name)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# chaos.sh [BASE]: runs the chaos suite (chaos_test.go, -tags chaos) against
+# chaos.sh [BASE]: runs the chaos suite (e2e/chaos_test.go, -tags chaos) against
 # a hookd built from BASE (default: main) and one built from this tree, and
 # prints the figures of both. Linux only; it takes a few minutes.
 set -eu
@@ -13,7 +13,7 @@ git -C "$root" worktree add --detach "$work/base" "$base" >/dev/null
 (cd "$root" && go build -o "$work/hookd-after" .)
 
 run() {
-	(cd "$root" && HOOKD_BIN=$1 go test -tags chaos -run Chaos -count=1 -timeout 30m -v . 2>&1 | grep '^CHAOS' || true)
+	(cd "$root" && HOOKD_BIN=$1 go test -tags chaos -run Chaos -count=1 -timeout 30m -v ./e2e/ 2>&1 | grep '^CHAOS' || true)
 }
 echo "== before ($base, $(git -C "$root" rev-parse --short "$base"))"
 run "$work/hookd-before"
