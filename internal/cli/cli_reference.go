@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -13,8 +13,8 @@ import (
 
 // referenceMarker starts the part of docs/cli.md that is generated from the
 // command tree; everything after it is rewritten by
-// `go test -run TestCLIReference -update .`.
-const referenceMarker = "<!-- Generated from the command tree: edit the commands, then run `go test -run TestCLIReference -update .`. -->"
+// `go test -run TestCLIReference -update ./internal/cli/`.
+const referenceMarker = "<!-- Generated from the command tree: edit the commands, then run `go test -run TestCLIReference -update ./internal/cli/`. -->"
 
 // writeReference writes the profiles' user folders and every command's help,
 // exactly as `hookd help COMMAND` prints it.

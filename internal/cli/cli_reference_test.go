@@ -1,10 +1,15 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"flag"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -16,7 +21,8 @@ var updateReference = flag.Bool("update", false, "rewrite the generated part of 
 // page did not.
 func TestCLIReference_IsCurrent(t *testing.T) {
 	t.Setenv("HOOKD_STRICT", "") // a default the environment sets
-	const page = "docs/cli.md"
+	sameHosts(t)
+	page := filepath.Join("..", "..", "docs", "cli.md")
 	data, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
@@ -39,5 +45,27 @@ func TestCLIReference_IsCurrent(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("%s is stale: run `go test -run TestCLIReference -update .` and commit it", page)
+	t.Errorf("%s is stale: run `go test -run TestCLIReference -update ./internal/cli/` and commit it", page)
+}
+
+// sameHosts fails unless this package's tests link the hosts the binary
+// links: the reference's profile table is made from them.
+func sameHosts(t *testing.T) {
+	t.Helper()
+	imports := func(path string) []string {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list []string
+		for _, im := range f.Imports {
+			list = append(list, im.Path.Value)
+		}
+		sort.Strings(list)
+		return list
+	}
+	binary, tests := imports(filepath.Join("..", "..", "hosts.go")), imports("hosts_test.go")
+	if !slices.Equal(binary, tests) {
+		t.Fatalf("hosts_test.go links %v, the binary (hosts.go) %v: link the same hosts", tests, binary)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/spf13/cobra"
 )
 
 // Host profiles by name, for --profile and for the messages that list them
@@ -26,3 +27,8 @@ func sortedProfiles() []string {
 }
 
 func joinProfiles() string { return joinComma(sortedProfiles()) }
+
+// completeProfiles completes --profile with the linked profiles.
+func completeProfiles(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return sortedProfiles(), cobra.ShellCompDirectiveNoFileComp
+}

@@ -112,11 +112,6 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 	return root
 }
 
-// completeProfiles completes --profile with the linked profiles.
-func completeProfiles(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	return sortedProfiles(), cobra.ShellCompDirectiveNoFileComp
-}
-
 // newHelpCmd is "hookd help [COMMAND]": unlike cobra's own, an unknown topic
 // is an error with a suggestion, not the general help and exit 0.
 func newHelpCmd(root *cobra.Command) *cobra.Command {
