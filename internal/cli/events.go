@@ -1,5 +1,8 @@
 package cli
 
+// The EVENT argument and the event input, as run, explain, list, event and
+// the test scripts' event command read them.
+
 import (
 	"fmt"
 	"io"
@@ -7,12 +10,10 @@ import (
 	"strings"
 
 	json "github.com/goccy/go-json"
-	"github.com/hookd/hookd/hooks"
 	"github.com/spf13/cobra"
-)
 
-// The EVENT argument and the event input, as run, explain, list, event and
-// the test scripts' event command read them.
+	"github.com/hookd/hookd/hooks"
+)
 
 // eventArg wants exactly one EVENT.
 func eventArg(cmd *cobra.Command, args []string) error {

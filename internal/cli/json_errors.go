@@ -1,13 +1,13 @@
 package cli
 
+// Where text stops being JSON, for the errors about --input and --hook-state.
+
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 )
-
-// Where text stops being JSON, for the errors about --input and --hook-state.
 
 // jsonErrorPosition is " (line L, column C: MESSAGE)" for text that is not
 // JSON, or "" when it is.

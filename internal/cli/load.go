@@ -1,5 +1,8 @@
 package cli
 
+// Loading the engine: discovery with the flags' options, and engine errors
+// worded for the command line.
+
 import (
 	"errors"
 	"fmt"
@@ -7,9 +10,6 @@ import (
 
 	"github.com/hookd/hookd/hooks"
 )
-
-// Loading the engine: discovery with the flags' options, and engine errors
-// worded for the command line.
 
 // reviewEngine discovers hooks for the review commands. Warnings go to stderr
 // as list prints them.

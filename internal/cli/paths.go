@@ -1,12 +1,12 @@
 package cli
 
+// Questions about paths that several commands ask.
+
 import (
 	"os"
 	"path/filepath"
 	"strings"
 )
-
-// Questions about paths that several commands ask.
 
 func exists(path string) bool {
 	_, err := os.Stat(path)

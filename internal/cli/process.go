@@ -1,5 +1,8 @@
 package cli
 
+// What the commands that run hooks set up for the process: the logger and
+// the context that ends on SIGINT or SIGTERM.
+
 import (
 	"context"
 	"fmt"
@@ -10,9 +13,6 @@ import (
 	"syscall"
 	"time"
 )
-
-// What the commands that run hooks set up for the process: the logger and
-// the context that ends on SIGINT or SIGTERM.
 
 func newLogger(level string, w io.Writer) (*slog.Logger, error) {
 	var l slog.Level

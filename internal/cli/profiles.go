@@ -1,16 +1,17 @@
 package cli
 
+// Host profiles by name, for --profile and for the messages that list them
+// (the hosts register themselves: hosts.go at the repository's root).
+
 import (
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/hookd/hookd/hooks"
 	"github.com/spf13/cobra"
-)
 
-// Host profiles by name, for --profile and for the messages that list them
-// (the hosts register themselves: hosts.go at the repository's root).
+	"github.com/hookd/hookd/hooks"
+)
 
 func lookupProfile(name string) (*hooks.Profile, error) {
 	prof, ok := hooks.LookupProfile(name)

@@ -3,9 +3,10 @@
 //
 // root.go builds the command tree (github.com/spf13/cobra: it gives
 // suggestions for mistyped commands, help and shell completion) and turns
-// every failure into one error line and a hint (errors.go); each cmd_*.go
-// file is one subcommand, and what several commands share sits in a file
-// named for it (engine_flags.go, load.go, warnings.go, events.go, ...).
+// every failure into one error line and a hint (errors.go). Each command
+// has its cmd_*.go file (hookd test: cmd_hooktest*.go) and uses no other
+// command's; what several commands share sits in a file named for it
+// (engine_flags.go, load.go, events.go, warnings.go, profiles.go, ...).
 package cli
 
 import (

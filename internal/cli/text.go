@@ -1,11 +1,11 @@
 package cli
 
+// Wording several commands share.
+
 import (
 	"fmt"
 	"strings"
 )
-
-// Wording several commands share.
 
 // plural is "1 script", "2 scripts".
 func plural(n int, what string) string {
