@@ -24,6 +24,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/suggest"
 )
 
 func scriptCmds(self string) map[string]func(ts *testscript.TestScript, neg bool, args []string) {
@@ -109,7 +110,7 @@ func cmdEvent(ts *testscript.TestScript, neg bool, args []string) {
 // eventInput builds the input JSON of one event.
 func eventInput(event string, args, sets []string) ([]byte, error) {
 	if !knownEvent(event) {
-		return nil, fmt.Errorf("unknown event %q%s (known: %s)", event, didYouMean(event, allEvents()), strings.Join(allEvents(), ", "))
+		return nil, fmt.Errorf("unknown event %q%s (known: %s)", event, suggest.DidYouMean(event, allEvents()), strings.Join(allEvents(), ", "))
 	}
 	shape := eventArgs[event]
 	if len(args) > len(shape.args) {

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/suggest"
 )
 
 // The review commands: what Codex's /hooks screen does, from the command line.
@@ -188,7 +189,7 @@ func setEnabled(ef *engineFlags, enable bool, keys []string, cio *cmdIO) error {
 	}
 	for _, k := range keys {
 		if !known[k] {
-			return cliEngineError(&hooks.ParamError{Field: "key", Msg: fmt.Sprintf("unknown hook key %q%s", k, didYouMean(k, all))})
+			return cliEngineError(&hooks.ParamError{Field: "key", Msg: fmt.Sprintf("unknown hook key %q%s", k, suggest.DidYouMean(k, all))})
 		}
 	}
 	for _, k := range keys {

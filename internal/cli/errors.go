@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/hookd/hookd/internal/suggest"
 )
 
 // exitError ends a command with a given exit code and nothing more to say
@@ -54,7 +56,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		var names []string
 		cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, "--"+f.Name) })
-		return usageError{fmt.Errorf("unknown flag --%s%s", name, didYouMean("--"+name, names))}
+		return usageError{fmt.Errorf("unknown flag --%s%s", name, suggest.DidYouMean("--"+name, names))}
 	}
 	return usageError{err}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/suggest"
 )
 
 // eventArg wants exactly one EVENT.
@@ -31,7 +32,7 @@ func checkEvent(p *hooks.Profile, name string) error {
 	if p.Event(name) != nil {
 		return nil
 	}
-	return fmt.Errorf("unknown event %q%s (known: %s)", name, didYouMean(name, p.EventNames()), joinComma(p.EventNames()))
+	return fmt.Errorf("unknown event %q%s (known: %s)", name, suggest.DidYouMean(name, p.EventNames()), joinComma(p.EventNames()))
 }
 
 func completeEvents(ef *engineFlags) func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {

@@ -11,12 +11,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/suggest"
 )
 
 func lookupProfile(name string) (*hooks.Profile, error) {
 	prof, ok := hooks.LookupProfile(name)
 	if !ok {
-		return nil, fmt.Errorf("unknown profile %q%s (known: %s)", name, didYouMean(name, sortedProfiles()), strings.Join(sortedProfiles(), ", "))
+		return nil, fmt.Errorf("unknown profile %q%s (known: %s)", name, suggest.DidYouMean(name, sortedProfiles()), strings.Join(sortedProfiles(), ", "))
 	}
 	return prof, nil
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hookd/hookd/internal/suggest"
 )
 
 // Run runs hookd with args (without the program name) and returns the
@@ -69,7 +71,7 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 	}
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
-			return usagef("unknown command %q%s", args[0], didYouMean(args[0], commandNames(root)))
+			return usagef("unknown command %q%s", args[0], suggest.DidYouMean(args[0], commandNames(root)))
 		}
 		return nil
 	}
@@ -132,7 +134,7 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 			target, rest, err := root.Find(args)
 			if err != nil || len(rest) > 0 {
 				topic := strings.Join(args, " ")
-				return usagef("no help topic %q%s", topic, didYouMean(args[len(args)-1], commandNames(root)))
+				return usagef("no help topic %q%s", topic, suggest.DidYouMean(args[len(args)-1], commandNames(root)))
 			}
 			return target.Help()
 		},

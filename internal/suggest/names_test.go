@@ -1,4 +1,4 @@
-package cli
+package suggest
 
 import "testing"
 
@@ -15,8 +15,8 @@ func TestDidYouMean_NamesTheNearestKnownName(t *testing.T) {
 		{"x", ""},
 	}
 	for _, c := range cases {
-		if got := didYouMean(c.got, known); got != c.want {
-			t.Errorf("didYouMean(%q) = %q, want %q", c.got, got, c.want)
+		if got := DidYouMean(c.got, known); got != c.want {
+			t.Errorf("DidYouMean(%q) = %q, want %q", c.got, got, c.want)
 		}
 	}
 }
