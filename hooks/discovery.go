@@ -75,13 +75,11 @@ func DiscoverAll(p *Profile, opts DiscoverOptions) *Discovery {
 	}
 	// An untrusted project must not get to run code, so its folder is not even
 	// read: its hooks would only be listed, and listing needs trust too.
-	if opts.ProjectTrusted && opts.ProjectRoot != "" && p.ProjectDir != "" {
-		dir := filepath.Join(AbsClean(opts.ProjectRoot), p.ProjectDir)
-		// Running inside the home folder makes the project folder the user
-		// folder; reading it twice would double every hook.
-		if home == "" || !SameDir(dir, home) {
-			d.Layer(p, dir, LayerProject)
-		}
+	// Running inside the home folder makes the project folder the user
+	// folder; the gate says "" then, as reading it twice would double every
+	// hook.
+	if dir := ProjectFolder(p, opts, home); dir != "" {
+		d.Layer(p, dir, LayerProject)
 	}
 	if len(opts.SessionHooks) > 0 {
 		hooks, warns := ParseHooksValue(p, opts.SessionHooks, Source{Layer: LayerSession, Path: "session"}, "session")

@@ -35,6 +35,10 @@ type Profile struct {
 	// read when the host does not say whether the project is trusted and
 	// written by `hookd trust --project`. Nil: the profile has none.
 	ProjectTrust ProjectTrustStore
+	// ProjectTrustedByDefault reads a project nobody answered for (no
+	// explicit answer, no record), as a host whose folder trust is off by
+	// default does (Qwen Code). An explicit "not trusted" still wins.
+	ProjectTrustedByDefault bool
 	// Events lists the events the profile knows, in their fixed order.
 	Events []*EventRules
 	// CompileMatcher turns a group's matcher text into a Matcher.

@@ -79,6 +79,43 @@ type LeftOut struct {
 // Left-out reasons beyond the hook policies.
 const ReasonUntrustedProject = "untrustedProject"
 
+// ProjectFolder is the one gate on a project's content: the folder of the
+// project layer (<root>/<ProjectDir>) when the project is trusted, else "".
+// Every reader of what a repository holds (settings, hooks files, agents,
+// skills, commands, extensions, for every profile) takes its folder from
+// here and reads nothing when it is "": an untrusted project's files are
+// never opened, only their names may be listed to say they were left out
+// (leftOutProject, LeftOutNames). The trust it reads is the one settled by
+// resolveProjectTrust: the host's explicit answer, else the profile's
+// record, else the profile's default. A project folder that is the user
+// folder (a session inside the home folder) is the user layer, already read:
+// "" too. TestProjectContentGoesThroughTheGate fails when a reader takes
+// the project root another way.
+func ProjectFolder(p *Profile, opts DiscoverOptions, home string) string {
+	if !opts.ProjectTrusted || opts.ProjectRoot == "" || p.ProjectDir == "" {
+		return ""
+	}
+	dir := filepath.Join(AbsClean(opts.ProjectRoot), p.ProjectDir)
+	if home != "" && SameDir(dir, home) {
+		return ""
+	}
+	return dir
+}
+
+// UntrustedProjectFolder is the project layer's folder when the project is
+// not trusted and its files are left out, else "". Only names may be looked
+// at in it, to say what was left out and why; nothing in it is opened.
+func UntrustedProjectFolder(p *Profile, opts DiscoverOptions, home string) string {
+	if opts.ProjectTrusted || opts.ProjectRoot == "" || p.ProjectDir == "" {
+		return ""
+	}
+	dir := filepath.Join(AbsClean(opts.ProjectRoot), p.ProjectDir)
+	if home != "" && SameDir(dir, home) {
+		return ""
+	}
+	return dir
+}
+
 // resolveProjectTrust decides opts.ProjectTrusted when the host left it open.
 func resolveProjectTrust(p *Profile, opts *DiscoverOptions) (*ProjectStatus, []Warning) {
 	if opts.ProjectRoot == "" || p.ProjectDir == "" {
@@ -91,6 +128,8 @@ func resolveProjectTrust(p *Profile, opts *DiscoverOptions) (*ProjectStatus, []W
 	}
 	st.DecidedBy = TrustByDefault
 	if p.ProjectTrust == nil {
+		st.Trusted = p.ProjectTrustedByDefault
+		opts.ProjectTrusted = p.ProjectTrustedByDefault
 		return st, nil
 	}
 	cwd := opts.Cwd
@@ -106,7 +145,10 @@ func resolveProjectTrust(p *Profile, opts *DiscoverOptions) (*ProjectStatus, []W
 	if rec.Found {
 		st.DecidedBy, st.RecordDir, st.Trusted = TrustByRecord, rec.Dir, rec.Trusted
 		opts.ProjectTrusted = rec.Trusted
+		return st, nil
 	}
+	st.Trusted = p.ProjectTrustedByDefault
+	opts.ProjectTrusted = p.ProjectTrustedByDefault
 	return st, nil
 }
 
@@ -116,8 +158,8 @@ func leftOutProject(p *Profile, opts DiscoverOptions, st *ProjectStatus) []LeftO
 	if st == nil || st.Trusted {
 		return nil
 	}
-	dir := filepath.Join(st.Root, p.ProjectDir)
-	if home := ResolveHome(p, opts.Home); home != "" && SameDir(dir, home) {
+	dir := UntrustedProjectFolder(p, opts, ResolveHome(p, opts.Home))
+	if dir == "" {
 		return nil
 	}
 	names := p.ProjectFiles
@@ -273,6 +315,9 @@ func mainWorktreeRoot(root string) string {
 		gitdir = filepath.Join(root, gitdir)
 	}
 	gitdir = filepath.Clean(gitdir)
+	if !worktreePointsBack(root, gitdir) {
+		return ""
+	}
 	// <main>/.git/worktrees/<name>
 	wt := filepath.Dir(gitdir)
 	if filepath.Base(wt) != "worktrees" {
@@ -283,6 +328,35 @@ func mainWorktreeRoot(root string) string {
 		return ""
 	}
 	return filepath.Dir(dotgit)
+}
+
+// worktreePointsBack reports whether gitdir is the administrative folder of
+// the linked worktree at root, as git accepts one: gitdir is a folder and
+// its "gitdir" file names root's .git (absolute, or relative to gitdir). A
+// .git file alone is text anyone can write: a folder delivered with
+// "gitdir: ../<trusted repo>/.git/worktrees/x" is no worktree of that
+// repository unless the repository itself recorded it.
+func worktreePointsBack(root, gitdir string) bool {
+	if fi, err := os.Stat(gitdir); err != nil || !fi.IsDir() {
+		return false
+	}
+	data, err := ReadConfigFile(filepath.Join(gitdir, "gitdir"))
+	if err != nil {
+		return false
+	}
+	back := strings.TrimSpace(string(data))
+	if back == "" {
+		return false
+	}
+	if !filepath.IsAbs(back) {
+		back = filepath.Join(gitdir, back)
+	}
+	want, err := os.Stat(filepath.Join(root, ".git"))
+	if err != nil {
+		return false
+	}
+	got, err := os.Stat(back)
+	return err == nil && os.SameFile(want, got)
 }
 
 // sourceReport is what the last discovery said about sources it did not load.

@@ -155,18 +155,6 @@ func (d *DiscoveryRun) Finish(p *Profile, opts DiscoverOptions) *Discovery {
 	return &Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
 }
 
-// ProjectFolder is the project layer's folder when discovery reads it, else "".
-func ProjectFolder(p *Profile, opts DiscoverOptions, home string) string {
-	if !opts.ProjectTrusted || opts.ProjectRoot == "" || p.ProjectDir == "" {
-		return ""
-	}
-	dir := filepath.Join(AbsClean(opts.ProjectRoot), p.ProjectDir)
-	if home != "" && SameDir(dir, home) {
-		return ""
-	}
-	return dir
-}
-
 // ReadConfigQuiet decodes a config.toml. Problems reading or parsing it are
 // already reported by hook discovery, which reads the same file.
 func ReadConfigQuiet(path string) map[string]any {

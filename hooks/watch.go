@@ -23,8 +23,8 @@ func (e *Engine) WatchFolders() []string {
 	}
 	d := e.opts.Discover
 	add(ResolveHome(e.profile, d.Home))
-	if d.ProjectTrusted && d.ProjectRoot != "" && e.profile.ProjectDir != "" {
-		add(filepath.Join(d.ProjectRoot, e.profile.ProjectDir))
+	if st, _ := e.Sources(); st != nil && st.Trusted && e.profile.ProjectDir != "" {
+		add(filepath.Join(st.Root, e.profile.ProjectDir))
 	}
 	for _, p := range d.Plugins {
 		add(p.Root)

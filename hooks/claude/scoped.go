@@ -24,9 +24,11 @@ import (
 //     frontmatter "name", the input's agent_type); a Stop hook there is a
 //     SubagentStop hook. A plugin's agents/*.md may not carry hooks: they
 //     are ignored with Claude Code's warning.
-//   - skills: <user folder>/skills/<name>/SKILL.md,
-//     <project>/.claude/skills/<name>/SKILL.md (no trust needed: the hooks
-//     run only once the host says the skill was invoked) and a plugin's
+//   - skills: <user folder>/skills/<name>/SKILL.md, in a trusted project
+//     <project>/.claude/skills/<name>/SKILL.md (a skill's hooks run only
+//     once the host says it was invoked, but an untrusted project's skill
+//     may share a user skill's name, so it needs trust like the rest of
+//     the project) and a plugin's
 //     skills/<name>/SKILL.md (named "<plugin>:<name>"). Their hooks are
 //     scoped to the skill's name; "once: true" runs a handler once.
 //   - commands run as written; a skill's hooks get CLAUDE_PLUGIN_ROOT (the
@@ -50,17 +52,14 @@ func (d *discovery) scoped(p *hooks.Profile, opts hooks.DiscoverOptions, home st
 	if project != "" {
 		d.agents(p, filepath.Join(project, agentsDirName), hooks.LayerProject, names)
 	} else {
-		d.untrustedAgents(p, opts, home)
+		d.untrustedScoped(p, opts, home)
 	}
 	if home != "" {
 		d.agents(p, filepath.Join(home, agentsDirName), hooks.LayerUser, names)
 		d.skills(p, filepath.Join(home, skillsDirName), hooks.Source{Layer: hooks.LayerUser}, nil)
 	}
-	if opts.ProjectRoot != "" && p.ProjectDir != "" {
-		dir := filepath.Join(hooks.AbsClean(opts.ProjectRoot), p.ProjectDir)
-		if home == "" || !hooks.SameDir(dir, home) {
-			d.skills(p, filepath.Join(dir, skillsDirName), hooks.Source{Layer: hooks.LayerProject}, nil)
-		}
+	if project != "" {
+		d.skills(p, filepath.Join(project, skillsDirName), hooks.Source{Layer: hooks.LayerProject}, nil)
 	}
 	for _, pl := range found {
 		d.pluginAgents(pl)
@@ -130,20 +129,31 @@ func (d *discovery) agents(p *hooks.Profile, dir, layer string, names map[string
 	}
 }
 
-// untrustedAgents warns that a project's agents are not read because the
-// project is not trusted. Only the file names are looked at.
-func (d *discovery) untrustedAgents(p *hooks.Profile, opts hooks.DiscoverOptions, home string) {
-	if opts.ProjectTrusted || opts.ProjectRoot == "" || p.ProjectDir == "" {
+// untrustedScoped warns that a project's agents and skills are not read
+// because the project is not trusted. Only the names are looked at.
+func (d *discovery) untrustedScoped(p *hooks.Profile, opts hooks.DiscoverOptions, home string) {
+	dir := hooks.UntrustedProjectFolder(p, opts, home)
+	if dir == "" {
 		return
 	}
-	dir := filepath.Join(hooks.AbsClean(opts.ProjectRoot), p.ProjectDir)
-	if home != "" && hooks.SameDir(dir, home) {
-		return
+	fix := "(trust it in Claude Code, with `hookd trust --project`, or with initialize's config.project.trusted)"
+	agents := filepath.Join(dir, agentsDirName)
+	if files := d.mdFiles(agents); len(files) > 0 {
+		d.Warns = append(d.Warns, hooks.Warning{Source: agents, Message: fmt.Sprintf(
+			"not reading the hooks of the %d project agent(s) in %s: the project is not trusted %s", len(files), agents, fix)})
 	}
-	dir = filepath.Join(dir, agentsDirName)
-	if files := d.mdFiles(dir); len(files) > 0 {
-		d.Warns = append(d.Warns, hooks.Warning{Source: dir, Message: fmt.Sprintf(
-			"not reading the hooks of the %d project agent(s) in %s: the project is not trusted (trust it in Claude Code, with `hookd trust --project`, or with initialize's config.project.trusted)", len(files), dir)})
+	skills := filepath.Join(dir, skillsDirName)
+	n := 0
+	if entries, err := os.ReadDir(skills); err == nil {
+		for _, e := range entries {
+			if _, err := os.Lstat(filepath.Join(skills, e.Name(), skillFileName)); err == nil {
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		d.Warns = append(d.Warns, hooks.Warning{Source: skills, Message: fmt.Sprintf(
+			"not reading the hooks of the %d project skill(s) in %s: the project is not trusted %s", n, skills, fix)})
 	}
 }
 

@@ -139,10 +139,7 @@ func TestScoped_SkillHooksJoinTheSessionWhenActivated(t *testing.T) {
 	root := claudeFiles(t, map[string]string{
 		"project/.claude/skills/guard/SKILL.md": "---\nname: shell-guard\n" + strings.TrimPrefix(skillMD(bashHook("echo '{\"decision\":\"block\",\"reason\":\"guarded\"}'")), "---\n"),
 	})
-	// Skill hooks need no trust: Claude Code runs them once invoked.
-	e, _ := claudeEngine(t, root, func(o *hooks.Options) {
-		o.Discover.ProjectTrusted, o.Discover.ProjectTrustKnown = false, true
-	})
+	e, _ := claudeEngine(t, root, nil)
 	list := scopedInfo(t, e)
 	if len(list) != 1 || list[0].Scope.Kind != hooks.ScopeSkill || list[0].Scope.Name != "guard" || list[0].Scope.Active {
 		t.Fatalf("scoped hooks %+v", list)

@@ -27,9 +27,11 @@ var Profile = &hooks.Profile{
 	ToolNames:      toolNames,
 	CanonicalTool:  canonicalTool,
 	// Qwen Code's folder trust is off by default: workspace hooks run with
-	// no review step.
-	Trust:        false,
-	NoEnablement: true,
+	// no review step, unless the host says the project is not trusted.
+	ProjectTrustedByDefault: true,
+	ProjectFiles:            []string{settingsName},
+	Trust:                   false,
+	NoEnablement:            true,
 	// The process group gets SIGTERM, then SIGKILL two seconds later.
 	KillGrace:    2 * time.Second,
 	Discover:     discover,
@@ -74,9 +76,11 @@ type discovery struct{ hooks.DiscoveryRun }
 // $QWEN_CODE_SYSTEM_SETTINGS_PATH or /etc/qwen-code/settings.json), the
 // session hooks and the extensions, in that order: Qwen Code keeps the
 // scopes apart and runs project hooks first, then user, system and
-// extension hooks. The workspace is read whenever hookd knows the project
-// root: Qwen Code's folder trust is off unless the user turns it on, and a
-// host that has it on says project.trusted, or leaves the project out.
+// extension hooks. The workspace is read when the project is trusted, and a
+// project nobody answered for is (ProjectTrustedByDefault): Qwen Code's
+// folder trust is off unless the user turns it on. A host that has it on
+// says project.trusted; its explicit false (or --trust-project=false) keeps
+// the workspace unread.
 // disableAllHooks: true (the system scope over the others, else the most
 // specific) keeps every hook from running.
 func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
@@ -84,12 +88,9 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	opts.SessionHooks = d.SplitSessionState(opts.SessionHooks)
 	var files []settingsFile
 	home := hooks.ResolveHome(p, opts.Home)
-	if opts.ProjectRoot != "" {
-		dir := filepath.Join(hooks.AbsClean(opts.ProjectRoot), p.ProjectDir)
-		if home == "" || !hooks.SameDir(dir, home) {
-			if s, ok := d.settings(p, filepath.Join(dir, settingsName), hooks.LayerProject); ok {
-				files = append(files, s)
-			}
+	if dir := hooks.ProjectFolder(p, opts, home); dir != "" {
+		if s, ok := d.settings(p, filepath.Join(dir, settingsName), hooks.LayerProject); ok {
+			files = append(files, s)
 		}
 	}
 	if home != "" {
