@@ -501,7 +501,10 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 	if runtime.GOOS == "windows" && h.Handler.CommandWindows != "" {
 		script = h.Handler.CommandWindows
 	}
-	script = e.pluginScript(h, script)
+	script, err := e.pluginScript(h, script)
+	if err != nil {
+		return RawResult{Err: fmt.Errorf("hook %s not run: %w", h.Key, err), Timeout: timeout}
+	}
 	shell, base := e.hookShell(ctx)
 	env := e.hookEnv(base, h)
 	dir := e.opts.Session.Cwd

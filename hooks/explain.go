@@ -119,7 +119,8 @@ func (e *Engine) explainOne(h *Hook, files map[string][]byte) Explanation {
 	if h.Handler.Type == TypeCommand {
 		x.Command = h.Handler.Command
 		if len(h.Env) > 0 {
-			x.Command = plugins.Expand(x.Command, h.Env)
+			// A value Paste refuses leaves the command as written.
+			x.Command, _ = plugins.Expand(x.Command, h.Env)
 		}
 	}
 	x.Line, x.Column = handlerPosition(h, files)

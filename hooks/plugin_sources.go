@@ -152,10 +152,13 @@ func pasteProblem(h *Hook) error {
 // pluginScript makes a plugin hook's command ready to run: the brace forms of
 // the plugin variables are replaced by their values, and the plugin's data
 // folder is created if it is not there yet (a hook may write to it at once).
-// Hooks without plugin variables are returned unchanged.
-func (e *Engine) pluginScript(h *Hook, script string) string {
+// Hooks without plugin variables are returned unchanged. A value that
+// plugins.Paste refuses is an error: the hook fails without running, for
+// every profile whose hooks carry plugin variables (the engine's plugins
+// are refused at load already, pasteProblem).
+func (e *Engine) pluginScript(h *Hook, script string) (string, error) {
 	if len(h.Env) == 0 {
-		return script
+		return script, nil
 	}
 	if dir := h.Env[plugins.EnvData]; dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {

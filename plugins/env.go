@@ -22,49 +22,93 @@ func Env(root, dataDir string) map[string]string {
 	return map[string]string{EnvRoot: root, EnvClaudeRoot: root, EnvData: dataDir, EnvClaudeData: dataDir}
 }
 
-// Expand replaces the brace forms ${PLUGIN_ROOT}, ${CLAUDE_PLUGIN_ROOT},
-// ${PLUGIN_DATA} and ${CLAUDE_PLUGIN_DATA} in a command with their values in
-// env, literally and without quoting, as Codex and Claude Code do. $PLUGIN_ROOT
-// without braces is left for the shell, which finds it in the environment. A
-// variable env does not hold is left as written.
-func Expand(command string, env map[string]string) string {
-	if !strings.Contains(command, "${") {
-		return command
+// Placeholder is one text a host replaces in a command with a value: the
+// brace form of a plugin variable, Gemini CLI's ${workspacePath} or its
+// bare $GEMINI_PROJECT_DIR. Instead is what the author can write in its
+// place for the shell to read the value from the hook's environment ("" when
+// there is nothing), for the refusal's hint.
+type Placeholder struct {
+	Text, Value, Instead string
+}
+
+// Paste is the one path by which a value is put into a command's text, for
+// every profile and placeholder: each placeholder is replaced by its value
+// raw, as the real hosts do, when every value it would paste is plain; a
+// value holding a character a shell treats specially is refused with an
+// error (CheckPaste) and the command is returned as it was. Raw pasting of
+// such a value would run code: a folder named x$(touch PWNED)y, even where
+// the author wrote "${CLAUDE_PLUGIN_ROOT}" in quotes. Quoting it instead
+// would run what the author did not write (inside double quotes the quotes
+// would be part of the path).
+func Paste(command string, ph []Placeholder) (string, error) {
+	if err := CheckPaste(command, ph); err != nil {
+		return command, err
 	}
 	var pairs []string
-	for _, name := range []string{EnvRoot, EnvClaudeRoot, EnvData, EnvClaudeData} {
-		if v, ok := env[name]; ok {
-			pairs = append(pairs, "${"+name+"}", v)
+	for _, p := range ph {
+		if strings.Contains(command, p.Text) {
+			pairs = append(pairs, p.Text, p.Value)
 		}
 	}
 	if len(pairs) == 0 {
-		return command
+		return command, nil
 	}
-	return strings.NewReplacer(pairs...).Replace(command)
+	return strings.NewReplacer(pairs...).Replace(command), nil
 }
 
-// CheckExpand reports, as an error, a value that Expand would paste into
-// command holding a character a shell treats specially. Expand pastes raw
-// text, as the real hosts do, so a plugin folder named x$(touch PWNED)y would
-// run code, even where the author wrote "${CLAUDE_PLUGIN_ROOT}" in quotes,
-// and the hash a user trusted was taken before the folder was pasted in. The
-// error names the variable, its value and the character, for the caller to
-// say which plugin and hook it is about.
+// CheckPaste reports, as an error, a value that Paste would put into
+// command holding a character a shell treats specially. The error names
+// the placeholder, its value and the character, for the caller to say which
+// hook it is about.
+func CheckPaste(command string, ph []Placeholder) error {
+	for _, p := range ph {
+		if !strings.Contains(command, p.Text) {
+			continue
+		}
+		if i := strings.IndexFunc(p.Value, shellSpecial); i >= 0 {
+			r := []rune(p.Value[i:])[0]
+			hint := "rename or move the folder"
+			if p.Instead != "" {
+				hint += fmt.Sprintf(", or write \"%s\", which the shell reads from the environment", p.Instead)
+			}
+			return fmt.Errorf("its command pastes %s = %q, which holds %q, a character the shell treats specially; %s", p.Text, p.Value, r, hint)
+		}
+	}
+	return nil
+}
+
+// pluginPlaceholders are the brace forms of the plugin variables env holds.
+func pluginPlaceholders(env map[string]string) []Placeholder {
+	var ph []Placeholder
+	for _, name := range []string{EnvRoot, EnvClaudeRoot, EnvData, EnvClaudeData} {
+		if v, ok := env[name]; ok {
+			ph = append(ph, Placeholder{Text: "${" + name + "}", Value: v, Instead: "$" + name})
+		}
+	}
+	return ph
+}
+
+// Expand replaces the brace forms ${PLUGIN_ROOT}, ${CLAUDE_PLUGIN_ROOT},
+// ${PLUGIN_DATA} and ${CLAUDE_PLUGIN_DATA} in a command with their values in
+// env through Paste, literally and without quoting, as Codex and Claude Code
+// do. $PLUGIN_ROOT without braces is left for the shell, which finds it in
+// the environment. A variable env does not hold is left as written. A value
+// Paste refuses is an error.
+func Expand(command string, env map[string]string) (string, error) {
+	if !strings.Contains(command, "${") {
+		return command, nil
+	}
+	return Paste(command, pluginPlaceholders(env))
+}
+
+// CheckExpand is CheckPaste for the plugin variables: the hash a user
+// trusted was taken before the folder was pasted in, so a value Paste would
+// refuse keeps the hook from loading at all.
 func CheckExpand(command string, env map[string]string) error {
 	if !strings.Contains(command, "${") {
 		return nil
 	}
-	for _, name := range []string{EnvRoot, EnvClaudeRoot, EnvData, EnvClaudeData} {
-		v, ok := env[name]
-		if !ok || !strings.Contains(command, "${"+name+"}") {
-			continue
-		}
-		if i := strings.IndexFunc(v, shellSpecial); i >= 0 {
-			r := []rune(v[i:])[0]
-			return fmt.Errorf("its command pastes ${%s} = %q, which holds %q, a character the shell treats specially; rename or move the folder, or write \"$%s\", which the shell reads from the environment", name, v, r, name)
-		}
-	}
-	return nil
+	return CheckPaste(command, pluginPlaceholders(env))
 }
 
 // shellSpecial is true for a character that is not safe to paste unquoted into

@@ -618,12 +618,16 @@ func TestExpand_BraceFormsOnly(t *testing.T) {
 		`${PLUGIN_ROOT}${PLUGIN_ROOT}`:                                      `/p/root/p/root`,
 	}
 	for in, want := range cases {
-		if got := Expand(in, env); got != want {
-			t.Errorf("Expand(%q) = %q, want %q", in, got, want)
+		if got, err := Expand(in, env); got != want || err != nil {
+			t.Errorf("Expand(%q) = %q, %v, want %q", in, got, err, want)
 		}
 	}
-	if got := Expand("${PLUGIN_ROOT}", nil); got != "${PLUGIN_ROOT}" {
-		t.Errorf("without plugin env: %q", got)
+	if got, err := Expand("${PLUGIN_ROOT}", nil); got != "${PLUGIN_ROOT}" || err != nil {
+		t.Errorf("without plugin env: %q %v", got, err)
+	}
+	// A value holding shell syntax is never pasted.
+	if got, err := Expand(`"${PLUGIN_ROOT}/x"`, Env("/p/x$(touch PWNED)", "/d")); err == nil || got != `"${PLUGIN_ROOT}/x"` {
+		t.Errorf("shell syntax pasted: %q %v", got, err)
 	}
 }
 

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/plugins"
 )
 
 // Profile is Gemini CLI's profile (reference/other-hosts.md section 1):
@@ -236,7 +236,6 @@ func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, hom
 		if !ok {
 			continue
 		}
-		data = fillExtensionVars(data, root, workspace)
 		src := hooks.Source{Layer: hooks.LayerPlugin, Path: path, Plugin: name}
 		w := hooks.NewWalker(p, src, name+":hooks/hooks.json", data)
 		clean, ok := w.CheckJSON(data)
@@ -251,22 +250,51 @@ func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, hom
 			continue
 		}
 		w.WalkHooks(h, "hooks")
+		vars := extensionVars(root, workspace)
+		var kept []*hooks.Hook
 		for _, hk := range w.Hooks {
+			if err := fillExtensionVars(hk, vars); err != nil {
+				d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf(
+					"skipping hook %s of extension %s: %v", hk.Key, name, err)})
+				continue
+			}
 			hk.Trust = hooks.TrustTrusted
+			kept = append(kept, hk)
 		}
-		d.Add(w.Hooks, w.Warns)
+		d.Add(kept, w.Warns)
 	}
 }
 
-// fillExtensionVars replaces ${extensionPath}, ${workspacePath} and ${/}
-// inside the JSON text's strings.
-func fillExtensionVars(data []byte, root, workspace string) []byte {
-	esc := func(s string) string {
-		b, _ := json.Marshal(s)
-		return string(b[1 : len(b)-1])
+// extensionVars are the placeholders Gemini CLI fills in an extension's
+// strings: ${extensionPath}, ${workspacePath} and ${/}.
+func extensionVars(root, workspace string) []plugins.Placeholder {
+	return []plugins.Placeholder{
+		{Text: "${extensionPath}", Value: root},
+		{Text: "${workspacePath}", Value: workspace, Instead: "$GEMINI_PROJECT_DIR"},
+		{Text: "${/}", Value: string(filepath.Separator)},
 	}
-	r := strings.NewReplacer("${extensionPath}", esc(root), "${workspacePath}", esc(workspace), "${/}", esc(string(filepath.Separator)))
-	return []byte(r.Replace(string(data)))
+}
+
+// fillExtensionVars fills the placeholders in a hook's strings, as Gemini
+// CLI fills them in every string of hooks/hooks.json: into the command
+// through plugins.Paste (raw when the values are plain; a folder whose name
+// holds shell syntax is refused, as it would run code), into the name and
+// env values raw, as no shell reads them.
+func fillExtensionVars(h *hooks.Hook, vars []plugins.Placeholder) error {
+	cmd, err := plugins.Paste(h.Handler.Command, vars)
+	if err != nil {
+		return err
+	}
+	h.Handler.Command = cmd
+	pairs := make([]string, 0, 2*len(vars))
+	for _, v := range vars {
+		pairs = append(pairs, v.Text, v.Value)
+	}
+	r := strings.NewReplacer(pairs...)
+	for k, v := range h.Env {
+		h.Env[k] = r.Replace(v)
+	}
+	return nil
 }
 
 // finish applies hooksConfig: enabled (system settings win, then the most
@@ -312,8 +340,25 @@ var dedupe = hooks.DedupeBy(func(h *hooks.Hook) string { return hookName(h) + ":
 var prepareInput = hooks.TimestampAfter("hook_event_name")
 
 // projectVars are the variables Gemini CLI gives every hook and replaces in
-// the command text (the bare $NAME form, shell-quoted) before bash runs it.
+// the command text (the bare $NAME form) before bash runs it. Its quoting
+// leaves a plain value as it is, so "$GEMINI_PROJECT_DIR" in double quotes
+// reaches the hook as the path; hookd pastes through plugins.Paste: a plain
+// value raw, a value holding shell syntax refused (the hook fails without
+// running; "${GEMINI_PROJECT_DIR}" is left to the shell).
 var projectVars = regexp.MustCompile(`\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)\b`)
+
+// projectPlaceholders are the bare forms command names.
+func projectPlaceholders(command string, vals map[string]string) []plugins.Placeholder {
+	var ph []plugins.Placeholder
+	seen := map[string]bool{}
+	for _, m := range projectVars.FindAllString(command, -1) {
+		if !seen[m] {
+			seen[m] = true
+			ph = append(ph, plugins.Placeholder{Text: m, Value: vals[m[1:]], Instead: "${" + m[1:] + "}"})
+		}
+	}
+	return ph
+}
 
 // commandKind runs a command handler as Gemini CLI does: the project
 // variables in the environment and substituted into the command text, the
@@ -343,9 +388,12 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 				run.Env[k] = v
 			}
 		}
-		run.Handler.Command = projectVars.ReplaceAllStringFunc(h.Handler.Command, func(m string) string {
-			return hooks.ShellQuote(vals[m[1:]])
-		})
+		// plugins.CheckPaste decides; the regexp replaces, so that a longer
+		// name ($GEMINI_CWDX) is left alone as Gemini CLI leaves it.
+		if err := plugins.CheckPaste(h.Handler.Command, projectPlaceholders(h.Handler.Command, vals)); err != nil {
+			return hooks.RawResult{Err: fmt.Errorf("hook %s not run: %w", h.Key, err), Timeout: h.Handler.Limit()}
+		}
+		run.Handler.Command = projectVars.ReplaceAllStringFunc(h.Handler.Command, func(m string) string { return vals[m[1:]] })
 		return e.RunCommand(ctx, &run, stdin)
 	})
 }

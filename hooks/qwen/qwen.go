@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/plugins"
 )
 
 // Profile is Qwen Code's profile (reference/other-hosts.md section 3):
@@ -224,12 +225,23 @@ func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, hom
 			continue
 		}
 		w.WalkHooks(body, "hooks")
+		// The folder goes into commands through plugins.Paste: raw when its
+		// name is plain, the hook refused when it holds shell syntax.
+		ph := []plugins.Placeholder{{Text: "${CLAUDE_PLUGIN_ROOT}", Value: root}}
+		var kept []*hooks.Hook
 		for _, h := range w.Hooks {
 			if h.Handler.Type == hooks.TypeCommand {
-				h.Handler.Command = strings.ReplaceAll(h.Handler.Command, "${CLAUDE_PLUGIN_ROOT}", root)
+				cmd, err := plugins.Paste(h.Handler.Command, ph)
+				if err != nil {
+					d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf(
+						"skipping hook %s of extension %s: %v", h.Key, name, err)})
+					continue
+				}
+				h.Handler.Command = cmd
 			}
+			kept = append(kept, h)
 		}
-		d.Add(w.Hooks, w.Warns)
+		d.Add(kept, w.Warns)
 	}
 }
 

@@ -62,3 +62,50 @@ func TestSecurity_UntrustedQwenWorkspaceSettingsDoNotRunWhenTheHostSaysNotTruste
 		})
 	}
 }
+
+// An extension folder whose name holds shell syntax must not run through
+// a command that uses "${CLAUDE_PLUGIN_ROOT}"; a plain folder is pasted raw.
+func TestSecurity_ExtensionFolderNamedWithShellSyntaxDoesNotRunThroughClaudePluginRoot(t *testing.T) {
+	for _, tc := range []struct {
+		folder string
+		runs   bool
+	}{{"ext$(touch PWNED)", false}, {"ext", true}} {
+		t.Run(tc.folder, func(t *testing.T) {
+			dir := t.TempDir()
+			home, cwd := filepath.Join(dir, "home"), filepath.Join(dir, "cwd")
+			ext := filepath.Join(home, "extensions", tc.folder)
+			out := filepath.Join(dir, "seen")
+			for _, d := range []string{cwd, filepath.Join(ext, "hooks")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			files := map[string]string{
+				filepath.Join(ext, "qwen-extension.json"): `{"name": "ext"}`,
+				filepath.Join(ext, "hooks", "hooks.json"): `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "printf %s \"${CLAUDE_PLUGIN_ROOT}\" > ` + out + `"}]}]}}`,
+			}
+			for p, text := range files {
+				if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: cwd},
+				Discover: hooks.DiscoverOptions{Home: home, Cwd: cwd, Managed: filepath.Join(home, "no-system.json")}})
+			t.Cleanup(e.Close)
+			e.Load()
+			if _, err := e.Run(context.Background(), "UserPromptSubmit", []byte(`{"prompt": "hi"}`), ""); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(cwd, "PWNED")); err == nil {
+				t.Fatal("the extension folder's name ran as a command")
+			}
+			got, err := os.ReadFile(out)
+			if tc.runs && string(got) != ext {
+				t.Fatalf("${CLAUDE_PLUGIN_ROOT} reached the hook as %q, want %q", got, ext)
+			}
+			if !tc.runs && err == nil {
+				t.Fatalf("the refused hook ran: %q", got)
+			}
+		})
+	}
+}

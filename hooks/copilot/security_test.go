@@ -1,0 +1,55 @@
+package copilot
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hookd/hookd/hooks"
+)
+
+// A plugin folder whose name holds shell syntax must not run through a
+// command that uses "${PLUGIN_ROOT}": the engine pastes plugin variables at
+// run time through the one substitution path, which refuses such a value.
+func TestSecurity_PluginFolderNamedWithShellSyntaxDoesNotRunThroughPluginRoot(t *testing.T) {
+	for _, tc := range []struct {
+		folder string
+		runs   bool
+	}{{"plug$(touch PWNED)", false}, {"plug", true}} {
+		t.Run(tc.folder, func(t *testing.T) {
+			dir := t.TempDir()
+			home, repo := filepath.Join(dir, "home"), filepath.Join(dir, "repo")
+			plug := filepath.Join(dir, "plugins", tc.folder)
+			out := filepath.Join(dir, "seen")
+			for _, d := range []string{home, repo, plug} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			doc := `{"hooks": {"userPromptSubmitted": [{"type": "command", "bash": "printf %s \"${PLUGIN_ROOT}\" > ` + out + `"}]}}`
+			if err := os.WriteFile(filepath.Join(plug, "hooks.json"), []byte(doc), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: repo},
+				Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: repo, Cwd: repo,
+					PluginDirs: []string{filepath.Dir(plug)}, Managed: filepath.Join(home, "no-policy")}})
+			t.Cleanup(e.Close)
+			e.Load()
+			res, err := e.Run(context.Background(), "userPromptSubmitted", []byte(`{"prompt": "hi"}`), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(repo, "PWNED")); err == nil {
+				t.Fatal("the plugin folder's name ran as a command")
+			}
+			got, err := os.ReadFile(out)
+			if tc.runs && string(got) != plug {
+				t.Fatalf("${PLUGIN_ROOT} reached the hook as %q, want %q (%+v)", got, plug, res.Hooks)
+			}
+			if !tc.runs && (err == nil || len(res.Hooks) != 1 || res.Hooks[0].Status != hooks.StatusFailed) {
+				t.Fatalf("the refused hook: %q %+v", got, res.Hooks)
+			}
+		})
+	}
+}
