@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -88,8 +87,10 @@ func httpKind(e *hooks.Engine) hooks.HandlerKind {
 		rctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		start := time.Now()
+		// Headers expand from the environment the hook would get (the
+		// scrub and the allowlist applied), never hookd's own.
 		res := httphook.Run(rctx, nil, httphook.Handler{URL: c.URL, Headers: c.Headers, AllowedEnvVars: c.AllowedEnvVars},
-			policy, os.LookupEnv, stdin)
+			policy, e.HookLookup(ctx, h), stdin)
 		raw := hooks.RawResult{Timeout: timeout, Duration: time.Since(start)}
 		switch {
 		case res.TimedOut && ctx.Err() == nil:

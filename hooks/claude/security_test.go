@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,5 +52,74 @@ func TestSecurity_UntrustedProjectSkillHooksDoNotRunWhenASameNamedUserSkillActiv
 	e, _ := claudeEngine(t, root, nil)
 	if !slices.ContainsFunc(scopedInfo(t, e), func(h hooks.HookInfo) bool { return h.Source.Layer == hooks.LayerProject }) {
 		t.Fatal("a trusted project's skill is not loaded")
+	}
+}
+
+// httpSettings is a settings.json with one PreToolUse http hook sending
+// X-Key: $<name> to url.
+func httpSettingsJSON(url, name, extra string) string {
+	return `{` + extra + `"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "http", "url": "` + url +
+		`", "headers": {"X-Key": "$` + name + `"}, "allowedEnvVars": ["` + name + `"]}]}]}}`
+}
+
+// keyServer records the X-Key header of each request.
+func keyServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Request)) (*httptest.Server, chan string) {
+	t.Helper()
+	got := make(chan string, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Header.Get("X-Key")
+		answer(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, got
+}
+
+// An http hook's header expands only from the environment a command hook
+// would get: with Claude Code's credential scrub on, or an allowlist that
+// leaves the key out, $ANTHROPIC_API_KEY is "" in the header too.
+func TestSecurity_HTTPHeadersDoNotExpandCredentialsTheHookEnvironmentDrops(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	srv, got := keyServer(t, func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(`{}`)) })
+	for _, tc := range []struct {
+		name  string
+		scrub string
+		allow []string
+		want  string
+	}{
+		{"scrub on", "1", nil, ""},
+		{"env allowlist PATH", "", []string{"PATH"}, ""},
+		{"scrub and allowlist", "1", []string{"PATH"}, ""},
+		{"neither", "", nil, "sk-ant-secret"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CLAUDE_CODE_SUBPROCESS_ENV_SCRUB", tc.scrub)
+			root := claudeFiles(t, map[string]string{"home/settings.json": httpSettingsJSON(srv.URL, "ANTHROPIC_API_KEY", "")})
+			e, _ := claudeEngine(t, root, func(o *hooks.Options) { o.EnvAllowlist = tc.allow })
+			claudeRun(t, e, "PreToolUse", bashInput)
+			if k := <-got; k != tc.want {
+				t.Fatalf("X-Key arrived as %q, want %q", k, tc.want)
+			}
+		})
+	}
+}
+
+// A redirect inside an allowed pattern to another origin is followed
+// without the headers whose values were expanded.
+func TestSecurity_ClaudeRedirectWithinAllowedPatternDropsExpandedHeadersCrossOrigin(t *testing.T) {
+	t.Setenv("T_CLAUDE_KEY", "sk-secret")
+	other, otherGot := keyServer(t, func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(`{}`)) })
+	target := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	first, firstGot := keyServer(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target+"/x", http.StatusTemporaryRedirect)
+	})
+	root := claudeFiles(t, map[string]string{"home/settings.json": httpSettingsJSON(first.URL, "T_CLAUDE_KEY",
+		`"allowedHttpHookUrls": ["http://127.0.0.1:*", "http://localhost:*"], `)})
+	e, _ := claudeEngine(t, root, nil)
+	claudeRun(t, e, "PreToolUse", bashInput)
+	if k := <-firstGot; k != "sk-secret" {
+		t.Fatalf("the hook's own URL got X-Key %q", k)
+	}
+	if k := <-otherGot; k != "" {
+		t.Fatalf("the redirect's other origin got X-Key %q", k)
 	}
 }

@@ -25,7 +25,7 @@ import (
 //     relative to it), with COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR (the
 //     root), COPILOT_HOOK_DIR (the hooks file's folder), COPILOT_CLI=1,
 //     FORCE_COLOR=false and the handler's env, whose values have $VAR
-//     filled in. A hook written under a PascalCase event gets the
+//     filled in from the hooks' base environment. A hook written under a PascalCase event gets the
 //     snake_case input (vscodeInput);
 //   - http: the input POSTed to url (package httphook). HTTPS is required
 //     when allowedEnvVars is set and on preToolUse, preMcpToolCall and
@@ -58,9 +58,12 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 			"COPILOT_PROJECT_DIR": root, "CLAUDE_PROJECT_DIR": root,
 			"COPILOT_CLI": "1", "FORCE_COLOR": "false",
 		}
+		// $VAR in env values expands from the hooks' base environment (the
+		// profile's filter applied), never from hookd's own.
+		base := e.BaseLookup(ctx)
 		for k, v := range h.Env {
 			if !strings.HasPrefix(k, "\x00") {
-				run.Env[k] = os.ExpandEnv(v)
+				run.Env[k] = os.Expand(v, func(n string) string { s, _ := base(n); return s })
 			}
 		}
 		if dir := h.Env[envCwd]; dir != "" {
@@ -82,17 +85,14 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 // secureEvents need an https URL.
 var secureEvents = map[string]bool{"preToolUse": true, "preMcpToolCall": true, "permissionRequest": true}
 
-func httpKind(*hooks.Engine) hooks.HandlerKind {
+func httpKind(e *hooks.Engine) hooks.HandlerKind {
 	return hooks.HandlerKindFunc(func(ctx context.Context, h *hooks.Hook, stdin []byte) hooks.RawResult {
 		var allowed []string
 		_ = json.Unmarshal([]byte(h.Env[envAllowed]), &allowed)
-		u, err := url.Parse(h.Handler.Command)
-		if err != nil {
+		if _, err := url.Parse(h.Handler.Command); err != nil {
 			return hooks.RawResult{Err: fmt.Errorf("http hook: %w", err)}
 		}
-		if u.Scheme != "https" && (len(allowed) > 0 || secureEvents[h.Event]) && !localAllowed(u) {
-			return hooks.RawResult{Err: fmt.Errorf("http hook %s: an https URL is required here (COPILOT_HOOK_ALLOW_LOCALHOST=1 allows http to this machine)", h.Handler.Command)}
-		}
+		policy := httpPolicy(h.Event, allowed)
 		headers := map[string]string{}
 		gjson.Parse(h.Env[envHeaders]).ForEach(func(k, v gjson.Result) bool {
 			headers[k.Str] = v.String()
@@ -103,12 +103,25 @@ func httpKind(*hooks.Engine) hooks.HandlerKind {
 			stdin = vscodeInput(ev, stdin)
 		}
 		hd := httphook.Handler{URL: h.Handler.Command, Headers: headers, AllowedEnvVars: allowed}
-		raw := httphook.RunRaw(ctx, nil, hd, httphook.Policy{}, stdin, h.Handler.Limit())
+		raw := httphook.RunRaw(ctx, nil, hd, policy, e.HookLookup(ctx, h), stdin, h.Handler.Limit())
 		if ev != "" {
 			raw.Stdout = liftAnswer(raw.Stdout)
 		}
 		return raw
 	})
+}
+
+// httpPolicy is Copilot CLI's https rule as a policy, so that it holds on
+// every hop: an https hook redirected to http would send its headers in
+// plain text.
+func httpPolicy(event string, allowed []string) httphook.Policy {
+	secure := len(allowed) > 0 || secureEvents[event]
+	return httphook.Policy{Check: func(u *url.URL) error {
+		if secure && u.Scheme != "https" && !localAllowed(u) {
+			return fmt.Errorf("http hook %s: an https URL is required here (COPILOT_HOOK_ALLOW_LOCALHOST=1 allows http to this machine)", u)
+		}
+		return nil
+	}}
 }
 
 func localAllowed(u *url.URL) bool {

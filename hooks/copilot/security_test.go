@@ -2,11 +2,16 @@ package copilot
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/httphook"
 )
 
 // A plugin folder whose name holds shell syntax must not run through a
@@ -51,5 +56,27 @@ func TestSecurity_PluginFolderNamedWithShellSyntaxDoesNotRunThroughPluginRoot(t 
 				t.Fatalf("the refused hook: %q %+v", got, res.Hooks)
 			}
 		})
+	}
+}
+
+// The https rule holds on every hop: an https preToolUse hook redirected to
+// plain http is refused before anything is sent there.
+func TestSecurity_HTTPSRuleHoldsOnRedirectsNotOnlyTheFirstURL(t *testing.T) {
+	var plainHits atomic.Int32
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		plainHits.Add(1)
+		w.Write([]byte(`{}`))
+	}))
+	t.Cleanup(plain.Close)
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, strings.Replace(plain.URL, "127.0.0.1", "localhost", 1)+"/x", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(secure.Close)
+	t.Setenv("COPILOT_HOOK_ALLOW_LOCALHOST", "")
+	h := httphook.Handler{URL: secure.URL, Headers: map[string]string{"X-Key": "$K"}, AllowedEnvVars: []string{"K"}}
+	res := httphook.Run(context.Background(), secure.Client(), h, httpPolicy("preToolUse", nil),
+		func(string) (string, bool) { return "k", true }, []byte(`{}`))
+	if !res.Blocked || plainHits.Load() != 0 || !strings.Contains(res.Err.Error(), "https URL is required") {
+		t.Fatalf("result %+v, the http server got %d request(s)", res, plainHits.Load())
 	}
 }

@@ -9,7 +9,14 @@
 // characters); a URL matching none is never requested. Header values expand
 // $VAR and ${VAR} only for names in the handler's allowedEnvVars and, when
 // the settings set httpHookAllowedEnvVars, in that list too; any other
-// variable expands to "".
+// variable expands to "". Values come from the environment the hook would
+// get, never from hookd's own.
+//
+// One Policy covers every hop of a request: each redirect's target passes
+// the allowlist and the profile's Check again, every address dialled
+// passes its Dial check (after DNS, so a name cannot rebind past it), and
+// the headers whose values expanded a variable are dropped on a redirect
+// to another origin.
 //
 // The package knows nothing about profiles or hook files: the claude profile
 // builds a Handler and a Policy from its settings and reads Result.Body with
@@ -22,11 +29,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // MaxBody is how much of a response body is read; the rest is dropped and
@@ -41,7 +53,11 @@ type Handler struct {
 }
 
 // Policy holds the settings that restrict every http hook. A nil slice
-// means the setting is absent: no restriction from it.
+// means the setting is absent: no restriction from it. The one policy is
+// applied to every hop: the URL first requested and each redirect's target
+// pass AllowedURLs and Check, every address connected to passes Dial, and a
+// header whose value expanded a variable is not sent to another origin than
+// the first URL's.
 type Policy struct {
 	AllowedURLs    []string // allowedHttpHookUrls
 	AllowedEnvVars []string // httpHookAllowedEnvVars
@@ -49,6 +65,19 @@ type Policy struct {
 	// whose pattern dialect differs from Claude Code's; nil: Claude Code's
 	// ("*" any run of characters, the rest literal, case-sensitive).
 	Match func(pattern, url string) bool
+	// Refused words the failure of a URL no AllowedURLs pattern matches;
+	// nil: Claude Code's words (BlockedError).
+	Refused func(url string) error
+	// Check is a profile's own rule on each URL requested, the first and
+	// every redirect's (Copilot CLI's https rule, Qwen Code's blocked
+	// hosts); nil: none. Its error is the hook's failure.
+	Check func(u *url.URL) error
+	// Dial checks each address actually connected to, once the name is
+	// resolved, so a name that resolves to another address at connect time
+	// than at check time (DNS rebinding) cannot pass; nil: none. With
+	// Dial set, proxies from the environment are not used: the address
+	// dialled would be the proxy's.
+	Dial func(addr netip.Addr) error
 }
 
 // Result is what one request gave.
@@ -74,6 +103,24 @@ func (p Policy) Allows(url string) bool {
 	})
 }
 
+// check applies the policy to one hop's URL; the error is a BlockedError
+// (or what Refused and Check return, wrapped as one).
+func (p Policy) check(u *url.URL) error {
+	s := u.String()
+	if !p.Allows(s) {
+		if p.Refused != nil {
+			return &BlockedError{URL: s, Err: p.Refused(s)}
+		}
+		return &BlockedError{URL: s}
+	}
+	if p.Check != nil {
+		if err := p.Check(u); err != nil {
+			return &BlockedError{URL: s, Err: err}
+		}
+	}
+	return nil
+}
+
 func urlPattern(pat string) *regexp.Regexp {
 	parts := strings.Split(pat, "*")
 	for i, p := range parts {
@@ -82,13 +129,22 @@ func urlPattern(pat string) *regexp.Regexp {
 	return regexp.MustCompile("^" + strings.Join(parts, ".*") + "$")
 }
 
-// BlockedError is the failure of a hook whose URL the policy does not allow,
-// worded as Claude Code words it.
-type BlockedError struct{ URL string }
+// BlockedError is the failure of a hook whose URL (or a redirect's) the
+// policy does not allow; no request was sent to it. Err, when set, is the
+// profile's own words for it.
+type BlockedError struct {
+	URL string
+	Err error
+}
 
 func (e *BlockedError) Error() string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
 	return fmt.Sprintf("HTTP hook blocked: %s does not match any pattern in allowedHttpHookUrls", e.URL)
 }
+
+func (e *BlockedError) Unwrap() error { return e.Err }
 
 // ExpandHeader expands $VAR and ${VAR} in a header value: names the handler
 // and the policy allow take their value from lookup, every other name
@@ -107,35 +163,54 @@ func (p Policy) ExpandHeader(h Handler, value string, lookup func(string) (strin
 }
 
 // Run sends input to the handler's URL and reads the answer. ctx carries
-// the hook's timeout. client may be nil (http.DefaultClient's transport);
-// redirects are followed only to URLs the policy allows. lookup reads the
-// environment for header expansion (os.LookupEnv when nil).
+// the hook's timeout. client may be nil (http.DefaultTransport); the policy
+// is applied to the first URL and to every redirect (Policy). lookup reads
+// the environment for header expansion: the environment the hook itself
+// would get (Engine.HookLookup), never hookd's own; nil expands every name
+// to "".
 func Run(ctx context.Context, client *http.Client, h Handler, p Policy, lookup func(string) (string, bool), input []byte) Result {
-	if !p.Allows(h.URL) {
-		return Result{Blocked: true, Err: &BlockedError{URL: h.URL}}
-	}
 	if lookup == nil {
-		lookup = os.LookupEnv
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	first, err := url.Parse(h.URL)
+	if err != nil {
+		return Result{Err: fmt.Errorf("HTTP hook %s: %w", h.URL, err)}
+	}
+	if err := p.check(first); err != nil {
+		return failed(ctx, h, err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(input))
 	if err != nil {
 		return Result{Err: fmt.Errorf("HTTP hook %s: %w", h.URL, err)}
 	}
 	req.Header.Set("Content-Type", "application/json")
+	// Headers whose value names a variable carry what the environment
+	// holds; they go to the first URL's origin only.
+	var expanded []string
 	for k, v := range h.Headers {
 		req.Header.Set(k, p.ExpandHeader(h, v, lookup))
-	}
-	c := http.Client{CheckRedirect: func(r *http.Request, via []*http.Request) error {
-		if !p.Allows(r.URL.String()) {
-			return &BlockedError{URL: r.URL.String()}
+		if strings.Contains(v, "$") {
+			expanded = append(expanded, k)
 		}
+	}
+	tr := transport(client, p)
+	defer tr.CloseIdleConnections()
+	c := http.Client{Transport: tr, CheckRedirect: func(r *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
 			return errors.New("stopped after 10 redirects")
+		}
+		if err := p.check(r.URL); err != nil {
+			return err
+		}
+		if !sameOrigin(r.URL, first) {
+			for _, k := range expanded {
+				r.Header.Del(k)
+			}
 		}
 		return nil
 	}}
 	if client != nil {
-		c.Transport, c.Jar = client.Transport, client.Jar
+		c.Jar = client.Jar
 	}
 	resp, err := c.Do(req)
 	if err != nil {
@@ -156,6 +231,51 @@ func Run(ctx context.Context, client *http.Client, h Handler, p Policy, lookup f
 	}
 	res.Body = body
 	return res
+}
+
+// sameOrigin reports whether a and b have one scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		if strings.EqualFold(u.Scheme, "https") {
+			return "443"
+		}
+		return "80"
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
+}
+
+// transport is the client's transport (http.DefaultTransport when it has
+// none that can be copied) with the policy's Dial check on every
+// connection: net.Dialer's Control sees the address after resolution, the
+// one the socket connects to.
+func transport(client *http.Client, p Policy) *http.Transport {
+	base, _ := http.DefaultTransport.(*http.Transport)
+	if client != nil {
+		if t, ok := client.Transport.(*http.Transport); ok {
+			base = t
+		}
+	}
+	tr := base.Clone()
+	if p.Dial == nil {
+		return tr
+	}
+	tr.Proxy = nil
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second,
+		Control: func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return &BlockedError{URL: address, Err: fmt.Errorf("HTTP hook blocked: cannot read the address %s: %v", address, err)}
+			}
+			if err := p.Dial(ap.Addr().Unmap()); err != nil {
+				return &BlockedError{URL: address, Err: err}
+			}
+			return nil
+		}}
+	tr.DialContext = d.DialContext
+	return tr
 }
 
 func failed(ctx context.Context, h Handler, err error) Result {

@@ -164,11 +164,11 @@ func TestRunRaw_BodyIsStdoutOnExit0AndTheTimeoutIsReported(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	raw := RunRaw(context.Background(), nil, Handler{URL: srv.URL + "/ok"}, Policy{}, []byte(`{}`), time.Minute)
+	raw := RunRaw(context.Background(), nil, Handler{URL: srv.URL + "/ok"}, Policy{}, nil, []byte(`{}`), time.Minute)
 	if raw.ExitCode == nil || *raw.ExitCode != 0 || raw.Stdout != `{"decision":"block"}` {
 		t.Errorf("got %+v", raw)
 	}
-	raw = RunRaw(context.Background(), nil, Handler{URL: srv.URL + "/slow"}, Policy{}, []byte(`{}`), 50*time.Millisecond)
+	raw = RunRaw(context.Background(), nil, Handler{URL: srv.URL + "/slow"}, Policy{}, nil, []byte(`{}`), 50*time.Millisecond)
 	if !raw.TimedOut || raw.ExitCode != nil {
 		t.Errorf("got %+v", raw)
 	}

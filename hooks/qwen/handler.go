@@ -25,8 +25,8 @@ import (
 //     rewritten;
 //   - http: POSTs the input JSON to url; the body of a 2xx reply is read as
 //     a command's stdout on exit 0, any other reply is a non-blocking error.
-//     Header values get $VAR and ${VAR} filled in from hookd's environment,
-//     only for names allowedEnvVars lists;
+//     Header values get $VAR and ${VAR} filled in from the hook's own
+//     environment, only for names allowedEnvVars lists;
 //   - prompt: needs a model, so hookd asks whoever can answer (the host's
 //     model/evaluate, or hookd run --evaluate). $ARGUMENTS in the prompt
 //     becomes the input JSON (nothing is appended when it is absent); the
@@ -160,10 +160,12 @@ func httpKind(e *hooks.Engine) hooks.HandlerKind {
 			zero := 0
 			return hooks.RawResult{ExitCode: &zero, Stdout: `{"continue":true}`, Timeout: h.Handler.Limit()}
 		}
-		policy := httpPolicy(e)
+		private := e.State().String(stateHTTPPrivate) == "true"
+		policy := httpPolicy(e, private)
+		lookup := e.HookLookup(ctx, h)
 		// Qwen Code's internal secrets are never filled in, listed or not.
 		allowedEnv := slices.DeleteFunc(jsonStrings(h.Env[envAllowed]), isInternalSecret)
-		target, err := guardURL(ctx, h.Handler.Command, allowedEnv, e.State().String(stateHTTPPrivate) == "true", func(u string) error {
+		target, err := guardURL(ctx, h.Handler.Command, allowedEnv, lookup, private, func(u string) error {
 			if !policy.Allows(u) {
 				return urlRefused(policy)
 			}
@@ -172,14 +174,15 @@ func httpKind(e *hooks.Engine) hooks.HandlerKind {
 		if err != nil {
 			return hooks.RawResult{Err: err, Timeout: h.Handler.Limit()}
 		}
-		// The allowlist was checked on the url as requested, above.
-		policy.AllowedURLs = nil
+		// The same policy goes with the request: every redirect passes the
+		// allowlist and the blocked hosts again, and every address dialled
+		// the private and metadata ranges.
 		headers := map[string]string{}
 		gjson.Parse(h.Env[envHeaders]).ForEach(func(k, v gjson.Result) bool {
 			headers[k.Str] = v.String()
 			return true
 		})
 		hd := httphook.Handler{URL: target, Headers: headers, AllowedEnvVars: allowedEnv}
-		return httphook.RunRaw(ctx, nil, hd, policy, stdin, h.Handler.Limit())
+		return httphook.RunRaw(ctx, nil, hd, policy, lookup, stdin, h.Handler.Limit())
 	})
 }

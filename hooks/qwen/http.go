@@ -2,6 +2,8 @@ package qwen
 
 import (
 	"fmt"
+	"net/netip"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -61,10 +63,21 @@ func httpSettings(files []settingsFile) map[string]string {
 	return map[string]string{stateHTTPURLs: string(b), stateHTTPPrivate: private}
 }
 
-// httpPolicy is the policy of the engine's session; AllowedURLs is nil when
-// every URL is allowed.
-func httpPolicy(e *hooks.Engine) httphook.Policy {
-	return httphook.Policy{AllowedURLs: jsonStrings(e.State().String(stateHTTPURLs)), Match: urlMatch}
+// httpPolicy is the policy of the engine's session, for every hop of a
+// request: the allowlist (AllowedURLs is nil when every URL is allowed),
+// the blocked hosts and IP literals (urlBlocked), and the address actually
+// dialled (dialBlocked).
+func httpPolicy(e *hooks.Engine, allowPrivate bool) httphook.Policy {
+	p := httphook.Policy{AllowedURLs: jsonStrings(e.State().String(stateHTTPURLs)), Match: urlMatch}
+	p.Refused = func(string) error { return urlRefused(p) }
+	p.Check = func(u *url.URL) error {
+		if urlBlocked(u.String(), allowPrivate) {
+			return errSSRF
+		}
+		return nil
+	}
+	p.Dial = func(a netip.Addr) error { return dialBlocked(a, allowPrivate) }
+	return p
 }
 
 var escapeURLPattern = regexp.MustCompile(`[.+?^${}()|[\]\\]`)

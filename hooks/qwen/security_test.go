@@ -2,8 +2,14 @@ package qwen
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hookd/hookd/hooks"
@@ -107,5 +113,125 @@ func TestSecurity_ExtensionFolderNamedWithShellSyntaxDoesNotRunThroughClaudePlug
 				t.Fatalf("the refused hook ran: %q", got)
 			}
 		})
+	}
+}
+
+// hits counts the requests a server got and the X-Token each carried.
+type hits struct {
+	n      atomic.Int32
+	tokens chan string
+}
+
+func server(t *testing.T, h *hits, answer http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	h.tokens = make(chan string, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.n.Add(1)
+		h.tokens <- r.Header.Get("X-Token")
+		answer(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func redirectTo(target string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", target)
+		w.WriteHeader(http.StatusTemporaryRedirect)
+	}
+}
+
+func ok(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, `{}`) }
+
+// With allowedHttpHookUrls naming one server only, a 307 from it to
+// another server must not be followed: the other server never gets the
+// hook input or the X-Token filled from allowedEnvVars.
+func TestSecurity_RedirectOutOfAllowedHttpHookUrlsIsNotFollowed(t *testing.T) {
+	t.Setenv("QWEN_T_TOKEN", "s3cret")
+	var other, allowed hits
+	otherSrv := server(t, &other, ok)
+	allowedSrv := server(t, &allowed, redirectTo(otherSrv.URL+"/steal"))
+	e := engine(t, `{"security": {"allowedHttpHookUrls": ["`+allowedSrv.URL+`/*"]},
+		"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "`+allowedSrv.URL+`/hook",
+		"headers": {"X-Token": "$QWEN_T_TOKEN"}, "allowedEnvVars": ["QWEN_T_TOKEN"]}]}]}}`)
+	res, err := e.Run(context.Background(), "Stop", []byte(`{"stop_hook_active": false}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := other.n.Load(); n != 0 {
+		t.Fatalf("the server outside the allowlist got %d request(s), X-Token %q", n, <-other.tokens)
+	}
+	if allowed.n.Load() != 1 || <-allowed.tokens != "s3cret" {
+		t.Fatalf("the allowed server: %d request(s)", allowed.n.Load())
+	}
+	if len(res.Hooks) != 1 || res.Hooks[0].Status != hooks.StatusFailed || res.Hooks[0].Error == nil ||
+		!strings.Contains(*res.Hooks[0].Error, "does not match any allowed pattern") {
+		t.Fatalf("the redirected hook: %+v", res.Hooks)
+	}
+}
+
+// A redirect to a cloud metadata address is refused by the SSRF guard on
+// that hop, without connecting to it.
+func TestSecurity_RedirectToACloudMetadataAddressIsRefusedByTheSSRFGuard(t *testing.T) {
+	var first hits
+	srv := server(t, &first, redirectTo("http://169.254.169.254/latest/meta-data/"))
+	e := engine(t, `{"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "`+srv.URL+`/hook"}]}]}}`)
+	res, err := e.Run(context.Background(), "Stop", []byte(`{"stop_hook_active": false}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hooks) != 1 || res.Hooks[0].Error == nil || !strings.Contains(*res.Hooks[0].Error, "SSRF protection") {
+		t.Fatalf("the redirected hook: %+v", res.Hooks)
+	}
+}
+
+// The private and metadata ranges are checked on the address the request
+// connects to, whatever the name resolved to when it was checked.
+func TestSecurity_SSRFGuardChecksTheDialledAddressSoDNSRebindingCannotPass(t *testing.T) {
+	for _, tc := range []struct {
+		addr    string
+		private bool
+		refused bool
+	}{
+		{"10.0.0.7", false, true}, {"169.254.169.254", true, true}, {"100.100.100.200", true, true},
+		{"192.168.1.1", false, true}, {"192.168.1.1", true, false}, {"127.0.0.1", false, false}, {"::1", false, false},
+		{"fd00::1", false, true}, {"::ffff:10.0.0.1", false, true},
+	} {
+		a := netip.MustParseAddr(tc.addr).Unmap()
+		if err := dialBlocked(a, tc.private); (err != nil) != tc.refused {
+			t.Errorf("dial %s (allowPrivate %v): %v, want refused %v", tc.addr, tc.private, err, tc.refused)
+		}
+	}
+	// The engine's policy carries the check to the request's dialer.
+	e := engine(t, `{}`)
+	if p := httpPolicy(e, false); p.Dial == nil || p.Dial(netip.MustParseAddr("10.1.2.3")) == nil {
+		t.Fatal("the http policy does not check the dialled address")
+	}
+}
+
+// $VAR in a url expands from the hook's own environment: a name the host's
+// allowlist keeps from hooks is "" in the url too.
+func TestSecurity_URLInterpolationReadsTheHooksEnvironmentNotHookds(t *testing.T) {
+	t.Setenv("QWEN_T_SECRET", "s3cret")
+	got := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.URL.Path
+		ok(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	home := t.TempDir()
+	settings := `{"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "` + srv.URL + `/k=$QWEN_T_SECRET", "allowedEnvVars": ["QWEN_T_SECRET"]}]}]}}`
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: home}, EnvAllowlist: []string{"PATH"},
+		Discover: hooks.DiscoverOptions{Home: home, Managed: filepath.Join(home, "no-system.json")}})
+	t.Cleanup(e.Close)
+	e.Load()
+	if _, err := e.Run(context.Background(), "Stop", []byte(`{"stop_hook_active": false}`), ""); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-got; p != "/k=" {
+		t.Fatalf("the url carried %q: a variable the hook does not get was filled in", p)
 	}
 }

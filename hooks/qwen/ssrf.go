@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -95,7 +94,26 @@ func urlBlocked(raw string, allowPrivate bool) bool {
 	return false
 }
 
-// checkResolved is step 4.
+// errSSRF is Qwen Code's words for a url the guard refuses.
+var errSSRF = fmt.Errorf("URL validation failed: URL is blocked for security reasons (SSRF protection)")
+
+// dialBlocked is step 4 on the address a connection is actually made to:
+// checkResolved's answer can be stale by the time the client resolves the
+// name again (a name that rebinds between the two, or fails at check
+// time), so the request's dialer asks this for every address it connects
+// to (httphook.Policy.Dial).
+func dialBlocked(a netip.Addr, allowPrivate bool) error {
+	if isMetadata(a) {
+		return fmt.Errorf("HTTP hook blocked: %s is a cloud metadata endpoint", a)
+	}
+	if !allowPrivate && isPrivate(a) {
+		return fmt.Errorf("HTTP hook blocked: %s is in a private/link-local range. Loopback (127.0.0.1, ::1) is allowed.", a)
+	}
+	return nil
+}
+
+// checkResolved is step 4 at check time, for Qwen Code's words naming the
+// host; dialBlocked enforces it on the address dialled.
 func checkResolved(ctx context.Context, host string, allowPrivate bool) error {
 	if a, ok := parseIP(host); ok {
 		if isMetadata(a) {
@@ -122,25 +140,26 @@ func checkResolved(ctx context.Context, host string, allowPrivate bool) error {
 
 var urlVar = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
 
-// interpolateURL is step 1: allowed names get their value, others "", and
-// CR, LF and NUL are removed.
-func interpolateURL(raw string, allowed []string) string {
+// interpolateURL is step 1: allowed names get their value from lookup (the
+// hook's own environment), others "", and CR, LF and NUL are removed.
+func interpolateURL(raw string, allowed []string, lookup func(string) (string, bool)) string {
 	out := urlVar.ReplaceAllStringFunc(raw, func(m string) string {
 		name := urlVar.FindStringSubmatch(m)[1]
 		if !slices.Contains(allowed, name) || isInternalSecret(name) {
 			return ""
 		}
-		return os.Getenv(name)
+		v, _ := lookup(name)
+		return v
 	})
 	return strings.NewReplacer("\r", "", "\n", "", "\x00", "").Replace(out)
 }
 
 // guardURL runs steps 1, 2 and 4 around the allowlist check (step 3, given
 // as allows) and returns the url to request, or why it is refused.
-func guardURL(ctx context.Context, raw string, allowedEnv []string, allowPrivate bool, allows func(string) error) (string, error) {
-	u := interpolateURL(raw, allowedEnv)
+func guardURL(ctx context.Context, raw string, allowedEnv []string, lookup func(string) (string, bool), allowPrivate bool, allows func(string) error) (string, error) {
+	u := interpolateURL(raw, allowedEnv, lookup)
 	if urlBlocked(u, allowPrivate) {
-		return "", fmt.Errorf("URL validation failed: URL is blocked for security reasons (SSRF protection)")
+		return "", errSSRF
 	}
 	if err := allows(u); err != nil {
 		return "", err

@@ -2,6 +2,7 @@ package qwen
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 )
@@ -62,7 +63,7 @@ func TestCheckResolved_LiteralsNeedNoLookup(t *testing.T) {
 func TestInterpolateURL_OnlyAllowedNames(t *testing.T) {
 	t.Setenv("QWEN_T_PART", "okay")
 	t.Setenv("QWEN_T_SECRET", "s3cret")
-	got := interpolateURL("http://h/$QWEN_T_PART/${QWEN_T_SECRET}/x\r\n", []string{"QWEN_T_PART"})
+	got := interpolateURL("http://h/$QWEN_T_PART/${QWEN_T_SECRET}/x\r\n", []string{"QWEN_T_PART"}, os.LookupEnv)
 	if got != "http://h/okay//x" {
 		t.Errorf("interpolateURL = %q", got)
 	}
@@ -77,7 +78,7 @@ func TestEnvFilter_DropsQwenCodesInternalSecrets(t *testing.T) {
 		t.Errorf("envFilter = %q", got)
 	}
 	t.Setenv("QWEN_SERVER_TOKEN", "tok")
-	if got := interpolateURL("http://h/$QWEN_SERVER_TOKEN", []string{"QWEN_SERVER_TOKEN"}); got != "http://h/" {
+	if got := interpolateURL("http://h/$QWEN_SERVER_TOKEN", []string{"QWEN_SERVER_TOKEN"}, os.LookupEnv); got != "http://h/" {
 		t.Errorf("an internal secret reached the url: %q", got)
 	}
 }
