@@ -62,3 +62,34 @@ func TestInitialize_ExplicitUntrustedWinsOverTheRecordAndIsReported(t *testing.T
 		t.Errorf("hooks/list project = %s", list.Get("project").Raw)
 	}
 }
+
+// initialize fills the project root from the cwd, so a host cannot leave
+// the project out; its explicit "not trusted" must then keep a qwen
+// workspace's settings unread, and is reported as left out.
+func TestSecurity_InitializeUntrustedKeepsAQwenWorkspaceUnreadAlthoughTheRootIsFilledIn(t *testing.T) {
+	home, repo := t.TempDir(), t.TempDir()
+	settings := filepath.Join(repo, ".qwen", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		trusted any
+		want    int64
+	}{{false, 0}, {true, 1}, {nil, 1}} {
+		h := newHarness(t)
+		config := map[string]any{"home": home, "managed": map[string]any{"requirements": filepath.Join(home, "none.json")}}
+		if tc.trusted != nil {
+			config["project"] = map[string]any{"trusted": tc.trusted}
+		}
+		got := h.init(t, map[string]any{"profile": "qwen", "session": map[string]any{"cwd": repo}, "config": config})
+		if n := got.Get("hooks.installed").Int(); n != tc.want {
+			t.Fatalf("trusted %v: %d workspace hook(s) loaded, want %d: %s", tc.trusted, n, tc.want, got.Raw)
+		}
+		if tc.want == 0 && got.Get("hooks.leftOut.0.path").Str != settings {
+			t.Errorf("trusted %v: leftOut = %s", tc.trusted, got.Get("hooks.leftOut").Raw)
+		}
+	}
+}
