@@ -25,9 +25,10 @@ func newReplayCmd(cio *cmdIO) *cobra.Command {
 		Short: "Run recorded hooks/run inputs against the current hooks and show what changed",
 		Long: `Reads a recording (hookd serve --record FILE, or initialize's config.record),
 runs each recorded input against the hooks the flags discover now (the same
-flags as hookd run; the profile is the recorded one unless --profile is given)
-and prints every run whose outcome changed: decision, reason, context, system
-messages, and which hooks ran with what status. Exit 0 when nothing changed,
+flags as hookd run, --profile included: the recording never picks the rule
+set) and prints every run whose outcome changed: decision, reason, context,
+system messages, and which hooks ran with what status. A run recorded under
+another profile than the one replaying it counts as changed and says so. Exit 0 when nothing changed,
 1 when something did: a regression test of a hook set against real sessions.
 The hooks really run, as hookd run runs them.`,
 		Example: `  hookd serve --record session.jsonl    # what the host spawns, once
@@ -59,20 +60,18 @@ func replay(cmd *cobra.Command, ef *engineFlags, ro *replayOpts, path string, ci
 			e.Close()
 		}
 	}()
-	engine := func(profile string) (*hooks.Engine, error) {
-		if cmd.Flags().Changed("profile") || profile == "" {
-			profile = ef.profile
-		}
-		if e := engines[profile]; e != nil {
+	// The user's --profile (or the default) is the rule set: a recording
+	// is input, and one from elsewhere must not move a user onto another
+	// profile's rules.
+	engine := func() (*hooks.Engine, error) {
+		if e := engines[ef.profile]; e != nil {
 			return e, nil
 		}
-		scoped := *ef
-		scoped.profile = profile
-		e, err := reviewEngine(&scoped, cio.stderr)
+		e, err := reviewEngine(ef, cio.stderr)
 		if err != nil {
 			return nil, err
 		}
-		engines[profile] = e
+		engines[ef.profile] = e
 		return e, nil
 	}
 	logger, _ := newLogger("warn", cio.stderr)
@@ -94,7 +93,7 @@ func replay(cmd *cobra.Command, ef *engineFlags, ro *replayOpts, path string, ci
 			}
 			return fmt.Errorf("%s:%d: not a hookd recording line (%s)", path, line, why)
 		}
-		e, err := engine(rec.Profile)
+		e, err := engine()
 		if err != nil {
 			return err
 		}
@@ -108,6 +107,10 @@ func replay(cmd *cobra.Command, ef *engineFlags, ro *replayOpts, path string, ci
 		}
 		runs++
 		diffs := resultDiff(rec.Result, res)
+		if rec.Profile != "" && rec.Profile != ef.profile {
+			diffs = append([]string{fmt.Sprintf("profile: recorded with %q, replayed with %q (pass --profile to choose the rules)",
+				rec.Profile, ef.profile)}, diffs...)
+		}
 		if len(diffs) > 0 {
 			changed++
 		}
