@@ -42,6 +42,24 @@ class FindHookdTest(unittest.TestCase):
         with mock.patch.object(_binary, "bundled_hookd", return_value=os.path.join(self.dir, "none")):
             self.assertEqual(find_hookd({"PATH": os.path.dirname(on_path)}), on_path)
 
+    def test_security_an_empty_or_relative_path_entry_does_not_pick_up_hookd_from_the_working_folder(self):
+        # A repository that ships ./hookd must not be run because PATH holds
+        # an empty entry ("::", a leading or trailing ":") or a relative one.
+        planted = self.executable("repo", _binary.EXE)
+        on_path = self.executable("bin", _binary.EXE)
+        cwd = os.getcwd()
+        os.chdir(os.path.dirname(planted))
+        self.addCleanup(os.chdir, cwd)
+        with mock.patch.object(_binary, "bundled_hookd", return_value=os.path.join(self.dir, "none")):
+            for path in ("", os.pathsep, os.pathsep + os.path.dirname(on_path), ".", "." + os.pathsep + os.path.dirname(on_path)):
+                try:
+                    found = find_hookd({"PATH": path})
+                except FileNotFoundError:
+                    found = None
+                self.assertNotEqual(found and os.path.realpath(found), os.path.realpath(planted), f"PATH={path!r}")
+                if os.path.dirname(on_path) in path:
+                    self.assertEqual(found, on_path, f"PATH={path!r}")
+
     def test_nothing_found_names_every_place_looked(self):
         with mock.patch.object(_binary, "bundled_hookd", return_value="/wheel/hookd/bin/hookd"):
             with self.assertRaises(FileNotFoundError) as cm:

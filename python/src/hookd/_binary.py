@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from typing import Mapping, Optional
 
@@ -15,9 +14,25 @@ def bundled_hookd() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", EXE)
 
 
+def _on_path(path: str) -> Optional[str]:
+    """hookd in the first absolute PATH entry that holds it as an executable
+    file. An empty entry ("::", a leading or trailing separator) or a
+    relative one names the working folder, where a repository could have
+    planted a ./hookd: those entries are skipped, as Go's exec.LookPath
+    refuses a result found through them."""
+    for entry in path.split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue
+        candidate = os.path.join(entry, EXE)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
 def find_hookd(env: Optional[Mapping[str, str]] = None) -> str:
     """Finds the hookd binary: $HOOKD_PATH when set, else the binary in this
-    package (platform wheels carry it), else hookd on PATH. Raises
+    package (platform wheels carry it), else hookd in an absolute PATH entry
+    (never the working folder through an empty or relative entry). Raises
     FileNotFoundError naming each place it looked."""
     env = os.environ if env is None else env
     override = env.get("HOOKD_PATH")
@@ -28,7 +43,7 @@ def find_hookd(env: Optional[Mapping[str, str]] = None) -> str:
     bundled = bundled_hookd()
     if os.path.isfile(bundled):
         return bundled
-    on_path = shutil.which(EXE, path=env.get("PATH"))
+    on_path = _on_path(env.get("PATH") or "")
     if on_path:
         return on_path
     raise FileNotFoundError(
