@@ -80,3 +80,38 @@ func TestSecurity_HTTPSRuleHoldsOnRedirectsNotOnlyTheFirstURL(t *testing.T) {
 		t.Fatalf("result %+v, the http server got %d request(s)", res, plainHits.Load())
 	}
 }
+
+// $VAR in a handler's env values expands from the hooks' environment (the
+// provider settings Copilot CLI keeps from hooks, the host's allowlist),
+// never from hookd's own.
+func TestSecurity_EnvValuesDoNotExpandWhatTheHookEnvironmentDrops(t *testing.T) {
+	t.Setenv("COPILOT_PROVIDER_API_KEY", "sk-provider")
+	t.Setenv("T_COPILOT_OTHER", "other")
+	dir := t.TempDir()
+	home, repo, out := filepath.Join(dir, "home"), filepath.Join(dir, "repo"), filepath.Join(dir, "seen")
+	for _, d := range []string{filepath.Join(home, "hooks"), repo} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := `{"version": 1, "hooks": {"userPromptSubmitted": [{"type": "command", "bash": "printf %s \"$A|$B\" > ` + out +
+		`", "env": {"A": "$COPILOT_PROVIDER_API_KEY", "B": "$T_COPILOT_OTHER"}}]}}`
+	if err := os.WriteFile(filepath.Join(home, "hooks", "x.json"), []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		allow []string
+		want  string
+	}{{nil, "|other"}, {[]string{"PATH"}, "|"}} {
+		e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: repo}, EnvAllowlist: tc.allow,
+			Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: repo, Cwd: repo, Managed: filepath.Join(home, "no-policy")}})
+		e.Load()
+		if _, err := e.Run(context.Background(), "userPromptSubmitted", []byte(`{"prompt": "hi"}`), ""); err != nil {
+			t.Fatal(err)
+		}
+		e.Close()
+		if got, _ := os.ReadFile(out); string(got) != tc.want {
+			t.Errorf("allowlist %v: the hook saw %q, want %q", tc.allow, got, tc.want)
+		}
+	}
+}
