@@ -37,6 +37,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -78,6 +79,11 @@ type Policy struct {
 	// Dial set, proxies from the environment are not used: the address
 	// dialled would be the proxy's.
 	Dial func(addr netip.Addr) error
+	// DialClass names the rule Dial applies, for connection reuse: requests
+	// whose policies have one DialClass share kept-alive connections, so
+	// Dial must decide alike for every policy of a class. "": connections
+	// of a request with Dial set are not kept.
+	DialClass string
 }
 
 // Result is what one request gave.
@@ -193,8 +199,8 @@ func Run(ctx context.Context, client *http.Client, h Handler, p Policy, lookup f
 			expanded = append(expanded, k)
 		}
 	}
-	tr := transport(client, p)
-	defer tr.CloseIdleConnections()
+	tr, done := transport(client, p)
+	defer done()
 	c := http.Client{Transport: tr, CheckRedirect: func(r *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
 			return errors.New("stopped after 10 redirects")
@@ -247,21 +253,55 @@ func sameOrigin(a, b *url.URL) bool {
 	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
-// transport is the client's transport (http.DefaultTransport when it has
-// none that can be copied) with the policy's Dial check on every
-// connection: net.Dialer's Control sees the address after resolution, the
-// one the socket connects to.
-func transport(client *http.Client, p Policy) *http.Transport {
-	base, _ := http.DefaultTransport.(*http.Transport)
-	if client != nil {
-		if t, ok := client.Transport.(*http.Transport); ok {
-			base = t
-		}
+// transport is what carries the request: the client's transport
+// (http.DefaultTransport when nil) when the policy has no Dial check, else a
+// copy of it whose dialer asks Dial about every connection (net.Dialer's
+// Control sees the address after resolution, the one the socket connects
+// to). Copies are kept per base transport and DialClass, so connections are
+// reused within one rule; done releases what a request without a class
+// used.
+func transport(client *http.Client, p Policy) (http.RoundTripper, func()) {
+	var base http.RoundTripper = http.DefaultTransport
+	if client != nil && client.Transport != nil {
+		base = client.Transport
 	}
-	tr := base.Clone()
 	if p.Dial == nil {
-		return tr
+		return base, func() {}
 	}
+	bt, ok := base.(*http.Transport)
+	if !ok {
+		// A round tripper hookd cannot give a dialer: the check still
+		// holds, on a default transport.
+		bt = http.DefaultTransport.(*http.Transport)
+	}
+	if p.DialClass == "" {
+		tr := guarded(bt, p.Dial)
+		return tr, tr.CloseIdleConnections
+	}
+	key := guardKey{bt, p.DialClass}
+	guardedMu.Lock()
+	defer guardedMu.Unlock()
+	tr := guardedTransports[key]
+	if tr == nil {
+		tr = guarded(bt, p.Dial)
+		guardedTransports[key] = tr
+	}
+	return tr, func() {}
+}
+
+type guardKey struct {
+	base  *http.Transport
+	class string
+}
+
+var (
+	guardedMu         sync.Mutex
+	guardedTransports = map[guardKey]*http.Transport{}
+)
+
+// guarded is a copy of base whose every connection passes check.
+func guarded(base *http.Transport, check func(netip.Addr) error) *http.Transport {
+	tr := base.Clone()
 	tr.Proxy = nil
 	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second,
 		Control: func(network, address string, _ syscall.RawConn) error {
@@ -269,7 +309,7 @@ func transport(client *http.Client, p Policy) *http.Transport {
 			if err != nil {
 				return &BlockedError{URL: address, Err: fmt.Errorf("HTTP hook blocked: cannot read the address %s: %v", address, err)}
 			}
-			if err := p.Dial(ap.Addr().Unmap()); err != nil {
+			if err := check(ap.Addr().Unmap()); err != nil {
 				return &BlockedError{URL: address, Err: err}
 			}
 			return nil

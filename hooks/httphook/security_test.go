@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -147,5 +148,36 @@ func TestSecurity_HeadersNeverExpandFromHookdsOwnEnvironment(t *testing.T) {
 	h := Handler{URL: as.URL, Headers: map[string]string{"X-Key": "$T_HOOKD_SECRET"}, AllowedEnvVars: []string{"T_HOOKD_SECRET"}}
 	if res := Run(context.Background(), nil, h, Policy{}, nil, []byte(`{}`)); res.Err != nil || a.key.Load() != "|" {
 		t.Fatalf("result %+v, headers %q", res, a.key.Load())
+	}
+}
+
+// Requests of one DialClass reuse kept-alive connections, each of which
+// passed the check when it was dialled; without a class, none is kept.
+func TestDialClass_ConnectionsAreReusedWithinAClassOnly(t *testing.T) {
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(answerOK))
+	srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	var checks atomic.Int32
+	check := func(netip.Addr) error { checks.Add(1); return nil }
+	for _, tc := range []struct {
+		class       string
+		conns, dial int32
+	}{{"test-class-" + t.Name(), 1, 1}, {"", 2, 2}} {
+		conns.Store(0)
+		checks.Store(0)
+		for range 2 {
+			if res := Run(context.Background(), nil, Handler{URL: srv.URL}, Policy{Dial: check, DialClass: tc.class}, nil, []byte(`{}`)); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+		}
+		if conns.Load() != tc.conns || checks.Load() != tc.dial {
+			t.Errorf("class %q: %d connections, %d checks; want %d, %d", tc.class, conns.Load(), checks.Load(), tc.conns, tc.dial)
+		}
 	}
 }

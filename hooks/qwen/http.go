@@ -77,6 +77,10 @@ func httpPolicy(e *hooks.Engine, allowPrivate bool) httphook.Policy {
 		return nil
 	}
 	p.Dial = func(a netip.Addr) error { return dialBlocked(a, allowPrivate) }
+	p.DialClass = "qwen"
+	if allowPrivate {
+		p.DialClass = "qwen+private"
+	}
 	return p
 }
 
