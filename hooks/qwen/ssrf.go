@@ -28,7 +28,7 @@ import (
 //     request then fails on its own).
 //
 // A refused url is never requested; the handler fails without blocking.
-// Where Qwen Code stops, hookd goes on (httpPolicy): steps 2 and 3 hold for
+// hookd goes further (httpPolicy): steps 2 and 3 hold for
 // every redirect's target too, and step 4 is applied again to the address
 // each connection is actually made to (dialBlocked), so a name that
 // rebinds between the check and the connection, or does not resolve at
