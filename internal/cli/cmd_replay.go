@@ -28,8 +28,9 @@ runs each recorded input against the hooks the flags discover now (the same
 flags as hookd run, --profile included: the recording never picks the rule
 set) and prints every run whose outcome changed: decision, reason, context,
 system messages, and which hooks ran with what status. A run recorded under
-another profile than the one replaying it counts as changed and says so. Exit 0 when nothing changed,
-1 when something did: a regression test of a hook set against real sessions.
+another profile than the one replaying it counts as changed and says so.
+Exit 0 when nothing changed, 1 when something did: a regression test of a
+hook set against real sessions.
 The hooks really run, as hookd run runs them.`,
 		Example: `  hookd serve --record session.jsonl    # what the host spawns, once
   hookd replay session.jsonl --home ~/.codex`,
