@@ -78,3 +78,41 @@ function fifo(t) {
 }
 
 module.exports = { hookdBin, hookdEnv, tempDir, codexHome, commandGroup, fifo };
+
+/**
+ * The options of a framework adapter (adapters/*.js) under test: the real
+ * hookd, the claude profile, a throwaway home and the named Claude Code
+ * plugins of fixtures/plugins (trust bypassed, each with its own data
+ * folder), and the warnings collected in `warnings`.
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} plugins
+ */
+function adapterOptions(t, plugins) {
+  const root = path.join(__dirname, '..', '..', 'fixtures', 'plugins');
+  const home = tempDir(t);
+  /** @type {string[]} */
+  const warnings = [];
+  /** @type {import('../adapters/core').HooksOptions} */
+  const options = {
+    bin: hookdBin(),
+    env: hookdEnv(),
+    cwd: tempDir(t),
+    config: {
+      home,
+      bypassTrust: true,
+      plugins: plugins.map((name) => ({ root: path.join(root, name), dataDir: path.join(home, 'data', name) })),
+    },
+    onWarning: (w) => warnings.push(w),
+  };
+  for (const name of plugins) fs.mkdirSync(path.join(home, 'data', name), { recursive: true });
+  return { options, warnings };
+}
+
+/** The reason claude-policy's PreToolUse hook gives for `curl ... | sh`. */
+const CURL_REASON = 'claude-policy: piping a download into a shell is not allowed; download, read, then run.';
+/** The reason claude-agent-checks' Stop hook gives, once. */
+const CHECK_REASON = 'claude-agent-checks: check your work, then reply CHECKED.';
+
+module.exports.adapterOptions = adapterOptions;
+module.exports.CURL_REASON = CURL_REASON;
+module.exports.CHECK_REASON = CHECK_REASON;
