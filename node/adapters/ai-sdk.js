@@ -11,7 +11,7 @@
 // to the SDK's toolApproval, and runs Stop at the end of each turn.
 'use strict';
 
-const { HookSession, HookdBlockedError, textOf, asText } = require('./core');
+const { HookSession, HookdBlockedError, DEFAULT_TOOLS, textOf, asText } = require('./core');
 
 /** @typedef {import('./core').PreToolDecision} PreToolDecision */
 
@@ -19,9 +19,10 @@ const WRAPPED = Symbol('hookd.wrapped');
 const MAX_DECISIONS = 1024;
 
 class AISDKHooks {
-  /** @param {import('./core').HooksOptions} [options] */
-  constructor(options = {}) {
+  /** @param {import('./core').HooksOptions} [options] @param {any} [ai] the `ai` module (default: require('ai')) */
+  constructor(options = {}, ai = undefined) {
     this.session = new HookSession(options, 'ai-sdk');
+    this.ai = ai;
     /** PreToolUse decisions taken in toolApproval, for the execute that follows. @type {Map<string, PreToolDecision>} */
     this.decided = new Map();
   }
@@ -102,7 +103,7 @@ class AISDKHooks {
    * @returns {Promise<any>}
    */
   async generateText(args) {
-    const { generateText } = require('ai');
+    const { generateText } = this.ai ?? require('ai');
     /** @type {any[]} */
     let messages = args.messages ?? (typeof args.prompt === 'string' ? [{ role: 'user', content: args.prompt }] : args.prompt ?? []);
     const approvalReplay = messages.length > 0 && messages[messages.length - 1].role === 'tool';
@@ -143,4 +144,13 @@ function createHooks(options) {
   return new AISDKHooks(options);
 }
 
-module.exports = { createHooks, AISDKHooks, HookdBlockedError };
+/**
+ * This adapter with its framework given: the ES module entry (ai-sdk.mjs)
+ * passes the `ai` it imported, so both faces share one copy of the SDK.
+ * @param {any} ai
+ */
+function bind(ai) {
+  return { createHooks: (/** @type {any} */ options) => new AISDKHooks(options, ai), AISDKHooks, HookdBlockedError, DEFAULT_TOOLS };
+}
+
+module.exports = { createHooks, AISDKHooks, HookdBlockedError, DEFAULT_TOOLS, bind };

@@ -94,6 +94,7 @@ export declare class HookSession {
   askFallback(d: PreToolDecision, why: string): PreToolDecision;
   postToolUse(d: PreToolDecision, output: unknown, callId: string | undefined, ctx?: { sessionId?: string }): Promise<{ changed: boolean; output: unknown }>;
   postToolUseFailure(d: PreToolDecision, err: unknown, callId: string | undefined, ctx?: { sessionId?: string }): Promise<unknown>;
+  failureFeedback(d: PreToolDecision, err: unknown, callId: string | undefined, ctx?: { sessionId?: string }): Promise<string[]>;
   beginTurn(prompt: string | undefined, ctx?: { sessionId?: string }): Promise<string[]>;
   stop(lastMessage: string, active: boolean, ctx?: { sessionId?: string }): Promise<string | null>;
   close(): Promise<void>;

@@ -330,11 +330,22 @@ class HookSession {
    * @param {{sessionId?: string}} [ctx]
    */
   async postToolUseFailure(d, err, callId, ctx) {
+    const extra = await this.failureFeedback(d, err, callId, ctx);
+    if (!extra.length) return err;
+    const message = err instanceof Error ? err.message : String(err);
+    return new Error([message, ...extra].join('\n\n'), { cause: err });
+  }
+
+  /**
+   * PostToolUseFailure's texts for the model (feedback, then context).
+   * @param {PreToolDecision} d @param {unknown} err @param {string | undefined} callId
+   * @param {{sessionId?: string}} [ctx]
+   * @returns {Promise<string[]>}
+   */
+  async failureFeedback(d, err, callId, ctx) {
     const message = err instanceof Error ? err.message : String(err);
     const res = await this.run('PostToolUseFailure', { ...this.common(ctx), tool_name: d.mapped.name, tool_input: d.mapped.input, error: message, ...(callId ? { tool_use_id: callId } : {}) });
-    const extra = [res.feedback, ...(res.additionalContext ?? []).map((c) => c.text)].filter((t) => t);
-    if (!extra.length) return err;
-    return new Error([message, ...extra].join('\n\n'), { cause: err });
+    return /** @type {string[]} */ ([res.feedback, ...(res.additionalContext ?? []).map((c) => c.text)].filter((t) => t));
   }
 
   /**

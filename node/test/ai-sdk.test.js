@@ -65,6 +65,11 @@ function recordingBash() {
   return { bash, ran };
 }
 
+/** A tool body that fails. @returns {Promise<string>} */
+async function diskFull() {
+  throw new Error('disk full');
+}
+
 /** The tool results the model was sent in one call's prompt. @param {any[]} prompt */
 function toolResults(prompt) {
   return prompt.filter((m) => m.role === 'tool').flatMap((m) => m.content).filter((p) => p.type === 'tool-result');
@@ -123,7 +128,7 @@ test('ai-sdk: tools() alone (streamText, agents) runs PreToolUse and PostToolUse
   const hooks = createHooks(options);
   t.after(() => hooks.close());
   const { bash } = recordingBash();
-  const boom = tool({ description: 'fails', inputSchema: jsonSchema({ type: 'object' }), execute: async () => { throw new Error('disk full'); } });
+  const boom = tool({ description: 'fails', inputSchema: jsonSchema({ type: 'object' }), execute: diskFull });
   const deploy = tool({ description: 'deploys', inputSchema: jsonSchema({ type: 'object' }), execute: async () => 'deployed' });
   const wrapped = hooks.tools({ bash, boom, deploy });
   const opts = { toolCallId: 'x', messages: [], context: {} };
@@ -131,8 +136,8 @@ test('ai-sdk: tools() alone (streamText, agents) runs PreToolUse and PostToolUse
   await assert.rejects(/** @type {any} */ (wrapped.boom).execute({}, opts), /disk full\n\nfailure seen/);
   // ask with no approval step: denied by default, said once.
   assert.match(await /** @type {any} */ (wrapped.deploy).execute({}, opts), /deploys need a human/);
-  assert.ok(warnings.some((w) => /asked for approval/.test(w)), warnings.join('\n'));
-  assert.ok(warnings.some((w) => /tool boom is not one of the profile's tools/.test(w)), warnings.join('\n'));
+  assert.ok(warnings.some((/** @type {string} */ w) => /asked for approval/.test(w)), warnings.join('\n'));
+  assert.ok(warnings.some((/** @type {string} */ w) => /tool boom is not one of the profile's tools/.test(w)), warnings.join('\n'));
 });
 
 test('ai-sdk: ask goes to the SDK\'s tool approval; the approved call then runs without asking again', async (t) => {
@@ -146,10 +151,11 @@ test('ai-sdk: ask goes to the SDK\'s tool approval; the approved call then runs 
   const { bash, ran } = recordingBash();
   const { model } = scripted([callBash('rm old.log', 'c1'), say('removed')]);
   const first = await hooks.generateText({ model, tools: { bash }, prompt: 'clean up' });
-  const request = first.content.find((/** @type {any} */ p) => p.type === 'tool-approval-request');
+  const request = /** @type {any} */ (first.content.find((/** @type {any} */ p) => p.type === 'tool-approval-request'));
   assert.ok(request, 'an approval request');
   assert.equal(request.reason, 'confirm rm');
   assert.deepEqual(ran, []);
+  /** @type {any[]} */
   const messages = [
     { role: 'user', content: 'clean up' },
     ...first.response.messages,

@@ -77,7 +77,6 @@ function fifo(t) {
   return { file, written };
 }
 
-module.exports = { hookdBin, hookdEnv, tempDir, codexHome, commandGroup, fifo };
 
 /**
  * The options of a framework adapter (adapters/*.js) under test: the real
@@ -113,6 +112,4 @@ const CURL_REASON = 'claude-policy: piping a download into a shell is not allowe
 /** The reason claude-agent-checks' Stop hook gives, once. */
 const CHECK_REASON = 'claude-agent-checks: check your work, then reply CHECKED.';
 
-module.exports.adapterOptions = adapterOptions;
-module.exports.CURL_REASON = CURL_REASON;
-module.exports.CHECK_REASON = CHECK_REASON;
+module.exports = { hookdBin, hookdEnv, tempDir, codexHome, commandGroup, fifo, adapterOptions, CURL_REASON, CHECK_REASON };

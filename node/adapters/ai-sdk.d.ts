@@ -1,0 +1,29 @@
+// Types of @hookd/hookd/ai-sdk: the profile's hooks for an AI SDK (`ai`) agent.
+import type { generateText, ToolSet } from 'ai';
+import type { HooksOptions, HookSession } from './core';
+
+import { HookdBlockedError, DEFAULT_TOOLS } from './core';
+export { HookdBlockedError, DEFAULT_TOOLS };
+export type { HooksOptions, ToolMapping } from './core';
+
+/** One AI SDK agent's hooks; hookd starts on first use and ends with close(). */
+export declare class AISDKHooks {
+  constructor(options?: HooksOptions);
+  readonly session: HookSession;
+  /** The same tools, each execute run through PreToolUse, PostToolUse and PostToolUseFailure. */
+  tools<T extends ToolSet>(tools: T): T;
+  /**
+   * generateText with the hooks: SessionStart and UserPromptSubmit context in the
+   * instructions, the tools wrapped, `ask` as the SDK's tool approval, and Stop after
+   * each turn. Throws HookdBlockedError when the prompt is blocked.
+   */
+  generateText: typeof generateText;
+  /** Ends this agent's hookd. */
+  close(): Promise<void>;
+}
+
+/** The hooks for one AI SDK agent (the claude profile unless options.profile says otherwise). */
+export declare function createHooks(options?: HooksOptions): AISDKHooks;
+
+/** The ES module entry's: this adapter with the framework module it imported. */
+export declare function bind(framework: object): { createHooks: typeof createHooks; AISDKHooks: typeof AISDKHooks; HookdBlockedError: typeof HookdBlockedError; DEFAULT_TOOLS: typeof DEFAULT_TOOLS };

@@ -1,0 +1,30 @@
+// Types of @hookd/hookd/openai-agents for ES modules: those of openai-agents.d.ts, written against the framework's ES module types (a CommonJS and an ES module copy of a framework's types do not mix).
+import type { Agent, Tool, run, tool } from '@openai/agents';
+import type { HooksOptions, HookSession } from './core.js';
+
+export { HookdBlockedError, DEFAULT_TOOLS } from './core.js';
+export type { HooksOptions, ToolMapping } from './core.js';
+
+/** One OpenAI Agents JS agent's hooks; hookd starts on first use and ends with close(). */
+export declare class OpenAIAgentsHooks {
+  constructor(options?: HooksOptions);
+  readonly session: HookSession;
+  /** Wraps the function tools of an agent and of its handoffs, in place, once. */
+  agent<A extends Agent<any, any>>(agent: A): A;
+  /**
+   * tool()'s options: the SDK's tool with the hooks, its errors reaching
+   * PostToolUseFailure. A tool: the same tool with the hooks.
+   */
+  tool: typeof tool & (<T extends Tool<any>>(t: T) => T);
+  /**
+   * run() with the hooks: SessionStart and UserPromptSubmit before, Stop after (a
+   * block runs the agent again with the reason as the next user message). Throws
+   * HookdBlockedError when the prompt is blocked.
+   */
+  run: typeof run;
+  /** Ends this agent's hookd. */
+  close(): Promise<void>;
+}
+
+/** The hooks for one OpenAI Agents JS agent (the claude profile unless options.profile says otherwise). */
+export declare function createHooks(options?: HooksOptions): OpenAIAgentsHooks;
