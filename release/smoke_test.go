@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hookd/hookd/internal/nodedeps"
 )
 
@@ -81,6 +83,15 @@ func TestNodePackage_DeniesWithoutHookdOnPath(t *testing.T) {
 	if got := run(t, dir, env, "npx", "--no-install", "hookd", "version"); got != "hookd "+testVersion+"\n" {
 		t.Errorf("npx hookd version = %q", got)
 	}
+	checkExports(t, filepath.Join(dir, "node_modules", "@hookd", "hookd"))
+	// The framework adapters load in a host without the frameworks (their
+	// optional peer dependencies): a CommonJS host requires a framework only
+	// when it uses the adapter.
+	if got := run(t, dir, env, "node", "-e", `for (const s of ['ai-sdk', 'openai-agents', 'langchain']) { const m = require('@hookd/hookd/' + s); process.stdout.write(s + ':' + Object.keys(m).sort().join(',') + '\n'); }`); got != "ai-sdk:AISDKHooks,DEFAULT_TOOLS,HookdBlockedError,bind,createHooks\n"+
+		"openai-agents:DEFAULT_TOOLS,HookdBlockedError,OpenAIAgentsHooks,bind,createHooks\n"+
+		"langchain:DEFAULT_TOOLS,HookdBlockedError,bind,hookdMiddleware\n" {
+		t.Errorf("the adapters' exports:\n%s", got)
+	}
 
 	// The types: tsc from node/'s dev dependencies (npm ci in node/).
 	nodeDir, err := filepath.Abs(filepath.Join("..", "node"))
@@ -96,6 +107,44 @@ func TestNodePackage_DeniesWithoutHookdOnPath(t *testing.T) {
   "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "noEmit": true,
   "skipLibCheck": false, "types": ["node"], "typeRoots": [%q]}, "files": ["smoke.mts", "smoke.cts"]}`, typeRoots)})
 	run(t, dir, env, "node", tsc, "-p", dir)
+}
+
+// checkExports: every file the installed package.json's exports name is in
+// the package (a subpath added to exports but not to files fails here), and
+// the frameworks stay optional peer dependencies.
+func checkExports(t *testing.T, pkg string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(pkg, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var targets []string
+	var walk func(gjson.Result)
+	walk = func(v gjson.Result) {
+		if v.Type == gjson.String {
+			targets = append(targets, v.String())
+			return
+		}
+		v.ForEach(func(_, c gjson.Result) bool {
+			walk(c)
+			return true
+		})
+	}
+	walk(gjson.GetBytes(data, "exports"))
+	if len(targets) < 10 {
+		t.Fatalf("exports names %d files: %v", len(targets), targets)
+	}
+	for _, f := range targets {
+		if _, err := os.Stat(filepath.Join(pkg, filepath.FromSlash(f))); err != nil {
+			t.Errorf("exports names %s, which the package lacks: %v", f, err)
+		}
+	}
+	for _, peer := range []string{"ai", "@openai/agents", "langchain"} {
+		key := strings.NewReplacer(".", `\.`, "@", `\@`).Replace(peer)
+		if !gjson.GetBytes(data, "peerDependencies."+key).Exists() || !gjson.GetBytes(data, "peerDependenciesMeta."+key+".optional").Bool() {
+			t.Errorf("%s is not an optional peer dependency of the package", peer)
+		}
+	}
 }
 
 // TestPythonWheel_DeniesWithoutHookdOnPath: pip install of this platform's

@@ -63,6 +63,20 @@ function isObject(v) {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A value as JSON can carry it: a tool's output may hold a cycle, a BigInt or
+ * a function, which must not fail the hook run; such a value goes as text.
+ * @param {unknown} v @returns {any}
+ */
+function jsonSafe(v) {
+  if (v === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(v) ?? 'null');
+  } catch {
+    return String(v);
+  }
+}
+
 /** @param {unknown} v */
 function asText(v) {
   if (typeof v === 'string') return v;
@@ -213,7 +227,8 @@ class HookSession {
    * @returns {{name: string, input: JSONObject, mapping?: ToolMapping, used: Record<string, string>}}
    */
   mapTool(tool, args) {
-    const input = isObject(args) ? args : { input: args };
+    const safe = jsonSafe(args);
+    const input = isObject(safe) ? safe : { input: safe };
     const m = this.byName.get(tool.toLowerCase());
     if (m && !m.passthrough) {
       /** @type {Record<string, string>} */
@@ -306,7 +321,7 @@ class HookSession {
    * @returns {Promise<{changed: boolean, output: unknown}>}
    */
   async postToolUse(d, output, callId, ctx) {
-    const res = await this.run('PostToolUse', { ...this.common(ctx), tool_name: d.mapped.name, tool_input: d.mapped.input, tool_response: /** @type {any} */ (output ?? null), ...(callId ? { tool_use_id: callId } : {}) });
+    const res = await this.run('PostToolUse', { ...this.common(ctx), tool_name: d.mapped.name, tool_input: d.mapped.input, tool_response: jsonSafe(output), ...(callId ? { tool_use_id: callId } : {}) });
     let out = output;
     let changed = false;
     const replaced = res.output?.updatedToolOutput ?? res.output?.updatedMCPToolOutput;

@@ -145,3 +145,18 @@ test('the tool table: defaults, a host\'s own entry, updatedInput mapped back to
   s.mapTool('frobnicate', {});
   assert.equal(warnings.filter((w) => /tool frobnicate is not one of the profile's tools/.test(w)).length, 1, 'warned once');
 });
+
+test('a tool output or input JSON cannot carry (a cycle, a BigInt) reaches the hooks as text and fails nothing', async (t) => {
+  const { options } = adapterOptions(t, []);
+  options.config = { ...options.config, hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: `python3 -c 'import json,sys; r=json.load(sys.stdin)["tool_response"]; print(json.dumps({"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"saw "+json.dumps(r)}}))'` }] }] } };
+  const s = new HookSession(options, 'test');
+  t.after(() => s.close());
+  /** @type {any} */
+  const cyclic = { a: 1 };
+  cyclic.self = cyclic;
+  const d = await s.preToolUse('bash', { command: 'ls', n: 1n }, 'c1');
+  assert.equal(d.action, 'run');
+  assert.equal(d.mapped.name, 'bash', 'an input JSON cannot carry is not mapped');
+  const post = await s.postToolUse(d, cyclic, 'c1');
+  assert.equal(post.output, '[object Object]\n\nsaw "[object Object]"');
+});
