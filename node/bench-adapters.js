@@ -3,12 +3,12 @@
 // tool calls, with and without the adapter, against a hookd with no hooks.
 // The cost per call is the difference between runs with three tool calls
 // and runs with none (so the per-run events, SessionStart,
-// UserPromptSubmit and Stop, drop out). Each
+// UserPromptSubmit and Stop, drop out), from medians of interleaved runs. Each
 // call makes two hooks/run requests (PreToolUse, PostToolUse); the round
 // trip of one is measured on its own, and the figure that matters is what
 // the adapter adds beyond those two.
 //
-//   HOOKD_BIN=/path/to/hookd node bench-adapters.js [RUNS]   (default 100 of each kind)
+//   HOOKD_BIN=/path/to/hookd node bench-adapters.js [RUNS]   (default 100 of each of the four kinds)
 //   (without HOOKD_BIN, resolveHookd() finds hookd)
 'use strict';
 
@@ -29,27 +29,39 @@ async function timed(run) {
   return Number(process.hrtime.bigint() - start);
 }
 
+/** @param {number[]} xs */
+function median(xs) {
+  const v = [...xs].sort((x, y) => x - y);
+  return v[Math.floor(v.length / 2)];
+}
+
+const K = 3;
+
 /**
- * Nanoseconds per tool call: the difference between runs with K tool calls
- * and runs with none, over K; runs stay short (a long run resends a growing
- * history each step, which would swamp the figure). The best of three
- * batches of `reps` runs of each kind, interleaved.
- * @param {(calls: number) => Promise<unknown>} run @param {number} reps
+ * Nanoseconds per tool call without and with the adapter: the difference
+ * between runs with K tool calls and runs with none, over K. Runs stay short
+ * (a long run resends a growing history each step, which would swamp the
+ * figure); the four kinds of run are interleaved and each figure is a median,
+ * so a busy machine shifts them alike.
+ * @param {(calls: number) => Promise<unknown>} plain
+ * @param {(calls: number) => Promise<unknown>} hooked
+ * @param {number} reps
  */
-async function perCall(run, reps) {
-  const K = 3;
-  for (let i = 0; i < 20; i++) await run(i % 2 ? K : 0); // warm-up: JIT, and hookd started
-  let best = Infinity;
-  for (let b = 0; b < 3; b++) {
-    let none = 0;
-    let some = 0;
-    for (let i = 0; i < reps; i++) {
-      none += await timed(() => run(0));
-      some += await timed(() => run(K));
-    }
-    best = Math.min(best, (some - none) / reps / K);
+async function perCall(plain, hooked, reps) {
+  for (let i = 0; i < 20; i++) {
+    await plain(i % 2 ? K : 0); // warm-up: JIT, and hookd started
+    await hooked(i % 2 ? K : 0);
   }
-  return best;
+  /** @type {number[][]} */
+  const t = [[], [], [], []];
+  for (let i = 0; i < reps; i++) {
+    t[0].push(await timed(() => plain(0)));
+    t[1].push(await timed(() => plain(K)));
+    t[2].push(await timed(() => hooked(0)));
+    t[3].push(await timed(() => hooked(K)));
+  }
+  const [p0, p3, h0, h3] = t.map(median);
+  return { without: (p3 - p0) / K, with: (h3 - h0) / K };
 }
 
 function aiSdk() {
@@ -131,13 +143,11 @@ async function main() {
   await client.initialize({ profile: 'claude', session: { cwd: home }, config: { home, bypassTrust: true } });
   const input = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'c1' };
   for (let i = 0; i < 200; i++) await client.run('PreToolUse', input);
-  let rt = Infinity;
-  for (let r = 0; r < 3; r++) {
-    const n = 2000;
-    rt = Math.min(rt, (await timed(async () => {
-      for (let i = 0; i < n; i++) await client.run('PreToolUse', input);
-    })) / n);
-  }
+  let rt = 0;
+  /** @type {number[]} */
+  const rts = [];
+  for (let i = 0; i < 2000; i++) rts.push(await timed(() => client.run('PreToolUse', input)));
+  rt = median(rts);
   await client.shutdown();
   const us = (/** @type {number} */ ns) => (ns / 1000).toFixed(1);
   console.log(`hooks/run round trip, no matching hook: ${us(rt)} us`);
@@ -146,8 +156,9 @@ async function main() {
     const f = make();
     const hooks = f.make();
     try {
-      const without = await perCall(f.plain, reps);
-      const withHooks = await perCall((n) => f.hooked(hooks, n), reps);
+      const m = await perCall(f.plain, (n) => f.hooked(hooks, n), reps);
+      const without = m.without;
+      const withHooks = m.with;
       const added = withHooks - without;
       console.log(`${name.padEnd(15)} ${us(without).padStart(7)}us ${us(withHooks).padStart(7)}us ${us(added).padStart(7)}us ${us(added - 2 * rt).padStart(10)}us        ${(withHooks / without).toFixed(2)}`);
     } finally {

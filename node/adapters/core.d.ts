@@ -76,6 +76,7 @@ export declare class HookSession {
   client: HookdClient | undefined;
   closed: boolean;
   inflight: number;
+  keepAlive: NodeJS.Timeout | undefined;
   warned: Set<string>;
   sessionStarted: boolean;
   byName: Map<string, ToolMapping>;
@@ -85,6 +86,7 @@ export declare class HookSession {
   start(): Promise<HookdClient>;
   ref(): void;
   unref(): void;
+  detach(): void;
   withRef<T>(fn: () => Promise<T>): Promise<T>;
   run(event: string, input: JSONObject): Promise<RunResult>;
   common(ctx?: { sessionId?: string }): JSONObject;

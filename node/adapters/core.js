@@ -104,6 +104,8 @@ class HookSession {
     this.client = undefined;
     this.closed = false;
     this.inflight = 0;
+    /** @type {NodeJS.Timeout | undefined} */
+    this.keepAlive = undefined;
     /** @type {Set<string>} */
     this.warned = new Set();
     this.sessionStarted = false;
@@ -150,9 +152,9 @@ class HookSession {
     this.client = client;
     live.add(this);
     hookExit();
-    // hookd must not keep the host alive between calls; it is kept referenced
-    // only while a request is in flight (ref()).
-    this.unref();
+    // hookd must not keep the host alive between calls; the host is kept
+    // running only while a request is in flight (ref()).
+    this.detach();
     client.exited.then(() => live.delete(this));
     try {
       /** @type {InitializeParams} */
@@ -179,13 +181,21 @@ class HookSession {
     }
   }
 
+  // Pending requests alone do not keep Node running, and hookd's process
+  // and pipes are unref'd (a host that forgets close() must still exit): a
+  // timer that never fires holds the event loop while a request is in
+  // flight. (Ref'ing the pipes per request would cost a millisecond a call.)
   ref() {
-    const c = this.client?.child;
-    c?.ref();
-    /** @type {any} */ (c?.stdout)?.ref?.();
+    this.keepAlive ??= setInterval(() => {}, 1 << 30);
+    this.keepAlive.ref();
   }
 
   unref() {
+    this.keepAlive?.unref();
+  }
+
+  /** hookd's process and pipes, once: they never hold the host. */
+  detach() {
     const c = this.client?.child;
     c?.unref();
     /** @type {any} */ (c?.stdout)?.unref?.();
@@ -199,7 +209,7 @@ class HookSession {
     try {
       return await fn();
     } finally {
-      if (--this.inflight === 0 && this.client) this.unref();
+      if (--this.inflight === 0) this.unref();
     }
   }
 
@@ -418,6 +428,7 @@ class HookSession {
       client.kill();
     } finally {
       live.delete(this);
+      clearInterval(this.keepAlive);
     }
   }
 
@@ -426,6 +437,7 @@ class HookSession {
     this.closed = true;
     this.client?.kill();
     live.delete(this);
+    clearInterval(this.keepAlive);
   }
 }
 
