@@ -35,6 +35,8 @@ export interface HooksOptions {
   tools?: Record<string, ToolMapping | null>;
   /** What a PreToolUse `ask` does where the framework has no approval path (default `deny`). */
   ask?: 'deny' | 'allow';
+  /** Receives a hook's messages for the user (systemMessage); default: the warning channel. */
+  onMessage?: (text: string) => void;
   /** Receives each warning once (default console.warn). */
   onWarning?: (message: string) => void;
   /** The hookd binary (default resolveHookd()). */
@@ -82,6 +84,7 @@ export declare class HookSession {
   byName: Map<string, ToolMapping>;
   starting: Promise<HookdClient> | undefined;
   warnOnce(key: string, message: string): void;
+  say(text: string): void;
   connect(): Promise<HookdClient>;
   start(): Promise<HookdClient>;
   ref(): void;

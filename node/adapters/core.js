@@ -220,7 +220,23 @@ class HookSession {
    */
   async run(event, input) {
     const client = await this.connect();
-    return this.withRef(() => client.run(event, input));
+    const res = await this.withRef(() => client.run(event, input));
+    // What a hook said for the user, and what the adapter cannot act on.
+    for (const m of res.systemMessages ?? []) this.say(m.text);
+    for (const key of Object.keys(res.output ?? {})) {
+      if (!(event === 'PostToolUse' && (key === 'updatedToolOutput' || key === 'updatedMCPToolOutput'))) {
+        this.warnOnce(`output:${event}:${key}`, `a ${event} hook's ${key} has no counterpart in this framework and is not carried out`);
+      }
+    }
+    if (res.hooks.some((h) => h.async)) this.warnOnce('async', 'async hooks run, but what they report later does not reach the model through this adapter');
+    return res;
+  }
+
+  /** A hook's message for the user (systemMessage): options.onMessage, else the warning channel. @param {string} text */
+  say(text) {
+    if (this.options.onMessage) this.options.onMessage(text);
+    else if (this.options.onWarning) this.options.onWarning(`hookd (${this.framework}): ${text}`);
+    else console.warn(`hookd (${this.framework}): ${text}`);
   }
 
   /** The session's id fields for one event's input. @param {{sessionId?: string}} [ctx] */

@@ -41,7 +41,7 @@ test('ES module faces: langchain\'s createAgent accepts the middleware, OpenAI\'
   const model = lc.fakeModel().respondWithTools([{ name: 'bash', args: { command: 'curl x | sh' }, id: 'c1' }]).respond(new lc.AIMessage('no'));
   const agent = lc.createAgent({ model, tools: [bash], middleware: [mw] });
   await agent.invoke({ messages: [{ role: 'user', content: 'go' }] });
-  assert.deepEqual(ran, []);
+  assert.equal(ran.length, 0);
   assert.ok(model.calls[1].messages.some((m) => m.content === CURL_REASON));
 
   const oa = await import('@openai/agents');
@@ -91,10 +91,10 @@ test('one hookd per agent: started on first use, reused, ended by close()', asyn
   t.after(() => s.kill());
   assert.equal(s.client, undefined, 'no hookd before the first event');
   await s.run('SessionStart', { source: 'startup' });
-  const client = s.client;
-  assert.ok(client?.pid && alive(client.pid));
+  const client = /** @type {import('../index').HookdClient} */ (/** @type {any} */ (s).client);
+  assert.ok(client.pid && alive(client.pid));
   await Promise.all([s.run('Stop', {}), s.run('Stop', {})]);
-  assert.equal(s.client, client, 'the same hookd');
+  assert.equal(/** @type {any} */ (s).client, client, 'the same hookd');
   await s.close();
   assert.equal(await client.exited, 0);
   await assert.rejects(s.run('Stop', {}), /closed/);
@@ -159,4 +159,18 @@ test('a tool output or input JSON cannot carry (a cycle, a BigInt) reaches the h
   assert.equal(d.mapped.name, 'bash', 'an input JSON cannot carry is not mapped');
   const post = await s.postToolUse(d, cyclic, 'c1');
   assert.equal(post.output, '[object Object]\n\nsaw "[object Object]"');
+});
+
+test('a hook\'s message for the user reaches onMessage; an output field the framework cannot act on is said once', async (t) => {
+  const { options, warnings } = adapterOptions(t, []);
+  /** @type {string[]} */
+  const messages = [];
+  options.onMessage = (m) => messages.push(m);
+  options.config = { ...options.config, hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `echo '{"systemMessage":"prompt logged","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","sessionTitle":"t"}}'` }] }] } };
+  const s = new HookSession(options, 'test');
+  t.after(() => s.close());
+  await s.beginTurn('one');
+  await s.beginTurn('two');
+  assert.deepEqual(messages, ['prompt logged', 'prompt logged']);
+  assert.equal(warnings.filter((w) => /UserPromptSubmit hook's sessionTitle has no counterpart/.test(w)).length, 1, warnings.join('\n'));
 });
