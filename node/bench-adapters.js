@@ -4,9 +4,9 @@
 // The cost per call is the difference between runs with three tool calls
 // and runs with none (so the per-run events, SessionStart,
 // UserPromptSubmit and Stop, drop out), from medians of interleaved runs. Each
-// call makes two hooks/run requests (PreToolUse, PostToolUse); the round
-// trip of one is measured on its own, and the figure that matters is what
-// the adapter adds beyond those two.
+// call makes two hooks/run requests (PreToolUse, PostToolUse); the time
+// spent waiting on them is measured where they are made, and the figure that
+// matters is what the adapter adds beyond it.
 //
 //   HOOKD_BIN=/path/to/hookd node bench-adapters.js [RUNS]   (default 100 of each of the four kinds)
 //   (without HOOKD_BIN, resolveHookd() finds hookd)
@@ -16,6 +16,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startHookd, resolveHookd } = require('./index');
+const { HookSession } = require('./adapters/core');
 
 const bin = process.env.HOOKD_BIN || resolveHookd();
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'hookd-bench-'));
@@ -37,12 +38,27 @@ function median(xs) {
 
 const K = 3;
 
+// The time each adapter waits on hookd: its hooks/run requests, timed where
+// they are made (a hookd that sat idle while the framework worked answers
+// slower than one in a tight loop).
+let hookdNs = 0;
+const run0 = HookSession.prototype.run;
+HookSession.prototype.run = async function run(event, input) {
+  const start = process.hrtime.bigint();
+  try {
+    return await run0.call(this, event, input);
+  } finally {
+    hookdNs += Number(process.hrtime.bigint() - start);
+  }
+};
+
 /**
- * Nanoseconds per tool call without and with the adapter: the difference
- * between runs with K tool calls and runs with none, over K. Runs stay short
- * (a long run resends a growing history each step, which would swamp the
- * figure); the four kinds of run are interleaved and each figure is a median,
- * so a busy machine shifts them alike.
+ * Nanoseconds per tool call without and with the adapter, and of the
+ * latter the part spent waiting on hooks/run: the difference between runs
+ * with K tool calls and runs with none, over K. Runs stay short (a long run
+ * resends a growing history each step, which would swamp the figure); the
+ * four kinds of run are interleaved and each figure is a median, so a busy
+ * machine shifts them alike.
  * @param {(calls: number) => Promise<unknown>} plain
  * @param {(calls: number) => Promise<unknown>} hooked
  * @param {number} reps
@@ -53,15 +69,19 @@ async function perCall(plain, hooked, reps) {
     await hooked(i % 2 ? K : 0);
   }
   /** @type {number[][]} */
-  const t = [[], [], [], []];
+  const t = [[], [], [], [], [], []];
   for (let i = 0; i < reps; i++) {
     t[0].push(await timed(() => plain(0)));
     t[1].push(await timed(() => plain(K)));
-    t[2].push(await timed(() => hooked(0)));
-    t[3].push(await timed(() => hooked(K)));
+    for (const [k, at] of /** @type {const} */ ([[0, 2], [K, 3]])) {
+      const before = hookdNs;
+      const ns = await timed(() => hooked(k));
+      t[at].push(ns);
+      t[at + 2].push(hookdNs - before);
+    }
   }
-  const [p0, p3, h0, h3] = t.map(median);
-  return { without: (p3 - p0) / K, with: (h3 - h0) / K };
+  const [p0, p3, h0, h3, w0, w3] = t.map(median);
+  return { without: (p3 - p0) / K, with: (h3 - h0) / K, waiting: (w3 - w0) / K };
 }
 
 function aiSdk() {
@@ -91,26 +111,28 @@ function openaiAgents() {
   const { Agent, run, tool, Usage, setTracingDisabled } = require('@openai/agents');
   const { z } = require('zod');
   setTracingDisabled(true);
-  /** @param {number} n */
-  const model = (n) => {
-    let i = 0;
-    return {
+  /** One agent per kind of run, its model told how many calls to make. */
+  const make = () => {
+    let left = 0;
+    const model = {
       async getResponse() {
-        const output = i++ < n
-          ? [{ type: 'function_call', id: `f${i}`, callId: `c${i}`, name: 'bash', arguments: '{"command":"ls"}', status: 'completed' }]
+        const output = left-- > 0
+          ? [{ type: 'function_call', id: `f${left}`, callId: `c${left}`, name: 'bash', arguments: '{"command":"ls"}', status: 'completed' }]
           : [{ type: 'message', id: 'm', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }];
         return { usage: new Usage(), output };
       },
       async *getStreamedResponse() {},
     };
+    const agent = new Agent({ name: 'a', model: /** @type {any} */ (model), tools: [tool({ name: 'bash', description: 'shell', parameters: z.object({ command: z.string() }), execute: async () => 'ok' })] });
+    return { agent, /** @param {number} n */ calls: (n) => (left = n) };
   };
-  /** @param {number} n */
-  const agent = (n) => new Agent({ name: 'a', model: /** @type {any} */ (model(n)), tools: [tool({ name: 'bash', description: 'shell', parameters: z.object({ command: z.string() }), execute: async () => 'ok' })] });
+  const plain = make();
+  const hooked = make();
   return {
     /** @param {number} n */
-    plain: (n) => run(agent(n), 'go', { maxTurns: n + 2 }),
+    plain: (n) => (plain.calls(n), run(plain.agent, 'go', { maxTurns: n + 2 })),
     /** @param {any} hooks @param {number} n */
-    hooked: (hooks, n) => hooks.run(agent(n), 'go', { maxTurns: n + 2 }),
+    hooked: (hooks, n) => (hooked.calls(n), hooks.run(hooked.agent, 'go', { maxTurns: n + 2 })),
     make: () => require('./adapters/openai-agents').createHooks(options),
   };
 }
@@ -119,19 +141,28 @@ function langchain() {
   const { createAgent, tool, fakeModel, AIMessage } = require('langchain');
   const { z } = require('zod');
   const bash = tool(async () => 'ok', { name: 'bash', description: 'shell', schema: z.object({ command: z.string() }) });
-  /** @param {number} n */
-  const model = (n) => {
-    let m = fakeModel();
-    for (let i = 0; i < n; i++) m = m.respondWithTools([{ name: 'bash', args: { command: 'ls' }, id: `c${i}` }]);
-    return m.respond(new AIMessage('done'));
+  // One agent per kind of run (compiling one is not what is measured); its
+  // fake model's queue is refilled before each run.
+  const plainModel = fakeModel();
+  const hookedModel = fakeModel();
+  const plainAgent = createAgent({ model: plainModel, tools: [bash], middleware: [] });
+  /** @type {any} */
+  let hookedAgent;
+  /** @param {any} m @param {number} n */
+  const queue = (m, n) => {
+    for (let i = 0; i < n; i++) m.respondWithTools([{ name: 'bash', args: { command: 'ls' }, id: `c${i}` }]);
+    m.respond(new AIMessage('done'));
   };
-  /** @param {number} n @param {any[]} middleware */
-  const invoke = (n, middleware) => createAgent({ model: model(n), tools: [bash], middleware }).invoke({ messages: [{ role: 'user', content: 'go' }] }, { recursionLimit: 4 * n + 20 });
+  const input = { messages: [{ role: 'user', content: 'go' }] };
   return {
     /** @param {number} n */
-    plain: (n) => invoke(n, []),
+    plain: (n) => (queue(plainModel, n), plainAgent.invoke(input)),
     /** @param {any} hooks @param {number} n */
-    hooked: (hooks, n) => invoke(n, [hooks]),
+    hooked: (hooks, n) => {
+      hookedAgent ??= createAgent({ model: hookedModel, tools: [bash], middleware: [hooks] });
+      queue(hookedModel, n);
+      return hookedAgent.invoke(input);
+    },
     make: () => require('./adapters/langchain').hookdMiddleware(options),
   };
 }
@@ -143,24 +174,21 @@ async function main() {
   await client.initialize({ profile: 'claude', session: { cwd: home }, config: { home, bypassTrust: true } });
   const input = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'c1' };
   for (let i = 0; i < 200; i++) await client.run('PreToolUse', input);
-  let rt = 0;
   /** @type {number[]} */
   const rts = [];
   for (let i = 0; i < 2000; i++) rts.push(await timed(() => client.run('PreToolUse', input)));
-  rt = median(rts);
+  const rt = median(rts);
   await client.shutdown();
-  const us = (/** @type {number} */ ns) => (ns / 1000).toFixed(1);
-  console.log(`hooks/run round trip, no matching hook: ${us(rt)} us`);
-  console.log('framework       without   with      added     added-2*hooks/run  ratio');
+  const us = (/** @type {number} */ ns) => (ns / 1000).toFixed(0).padStart(6);
+  console.log(`hooks/run round trip in a tight loop, no matching hook: ${us(rt)} us`);
+  console.log('per tool call, us   without    with   ratio   added   of which hooks/run   adapter itself');
   for (const [name, make] of /** @type {const} */ ([['ai-sdk', aiSdk], ['openai-agents', openaiAgents], ['langchain', langchain]])) {
     const f = make();
     const hooks = f.make();
     try {
       const m = await perCall(f.plain, (n) => f.hooked(hooks, n), reps);
-      const without = m.without;
-      const withHooks = m.with;
-      const added = withHooks - without;
-      console.log(`${name.padEnd(15)} ${us(without).padStart(7)}us ${us(withHooks).padStart(7)}us ${us(added).padStart(7)}us ${us(added - 2 * rt).padStart(10)}us        ${(withHooks / without).toFixed(2)}`);
+      const added = m.with - m.without;
+      console.log(`${name.padEnd(18)} ${us(m.without)}  ${us(m.with)}  ${(m.with / m.without).toFixed(2).padStart(6)}  ${us(added)}  ${us(m.waiting).padStart(19)}  ${us(added - m.waiting).padStart(15)}`);
     } finally {
       await hooks.close();
     }
