@@ -124,7 +124,9 @@ function openaiAgents() {
       async *getStreamedResponse() {},
     };
     const agent = new Agent({ name: 'a', model: /** @type {any} */ (model), tools: [tool({ name: 'bash', description: 'shell', parameters: z.object({ command: z.string() }), execute: async () => 'ok' })] });
-    return { agent, /** @param {number} n */ calls: (n) => (left = n) };
+    /** @param {number} n */
+    const calls = (n) => (left = n);
+    return { agent, calls };
   };
   const plain = make();
   const hooked = make();
