@@ -155,7 +155,15 @@ class HookSession {
     // hookd must not keep the host alive between calls; the host is kept
     // running only while a request is in flight (ref()).
     this.detach();
-    client.exited.then(() => live.delete(this));
+    client.exited.then((code) => {
+      live.delete(this);
+      if (this.client !== client) return;
+      // hookd went away under a live session (killed, crashed): the call in
+      // flight fails, and the next event starts a new hookd.
+      this.client = undefined;
+      this.starting = undefined;
+      if (!this.closed) this.warnOnce(`exited:${client.pid}`, `hookd (pid ${client.pid}) exited with ${code === null ? 'a signal' : `code ${code}`}; the next event starts it again`);
+    });
     try {
       /** @type {InitializeParams} */
       const init = {

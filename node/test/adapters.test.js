@@ -174,3 +174,19 @@ test('a hook\'s message for the user reaches onMessage; an output field the fram
   assert.deepEqual(messages, ['prompt logged', 'prompt logged']);
   assert.equal(warnings.filter((w) => /UserPromptSubmit hook's sessionTitle has no counterpart/.test(w)).length, 1, warnings.join('\n'));
 });
+
+test('a hookd that dies under a live session fails the call in flight only; the next event starts a new one', async (t) => {
+  const { options, warnings } = adapterOptions(t, []);
+  const s = new HookSession(options, 'test');
+  t.after(() => s.close());
+  await s.run('SessionStart', { source: 'startup' });
+  const first = /** @type {import('../index').HookdClient} */ (/** @type {any} */ (s).client);
+  first.child.ref(); // the test waits for its exit
+  first.child.kill('SIGKILL');
+  await first.exited;
+  const res = await s.run('Stop', {});
+  assert.equal(res.decision, 'none');
+  const second = /** @type {import('../index').HookdClient} */ (/** @type {any} */ (s).client);
+  assert.notEqual(second.pid, first.pid);
+  assert.ok(warnings.some((w) => w.includes(`hookd (pid ${first.pid}) exited with a signal`)), warnings.join('\n'));
+});
