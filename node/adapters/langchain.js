@@ -8,8 +8,9 @@
 //   await hooks.close();
 //
 // beforeAgent runs SessionStart (first run) and UserPromptSubmit (their
-// context joins the messages), wrapToolCall runs PreToolUse, PostToolUse
-// and PostToolUseFailure around each tool call, and afterAgent runs Stop
+// context joins the messages), wrapToolCall runs PreToolUse (an `ask` is
+// LangGraph's interrupt), PostToolUse and PostToolUseFailure around each
+// tool call, and afterAgent runs Stop
 // (a block jumps back to the model with the reason as a user message).
 'use strict';
 
@@ -17,6 +18,12 @@ const { HookSession, HookdBlockedError, DEFAULT_TOOLS, textOf, asText } = requir
 
 /** What the middleware's own messages carry in additional_kwargs. */
 const MARK = 'hookd';
+
+/** LangGraph's interrupt, which travels as an error (GraphInterrupt). @param {unknown} err */
+function isInterrupt(err) {
+  const e = /** @type {any} */ (err);
+  return !!e && (e.name === 'GraphInterrupt' || e.name === 'NodeInterrupt' || Array.isArray(e.interrupts));
+}
 
 /** @param {any} m */
 function isHuman(m) {
@@ -39,6 +46,32 @@ function make(lc, options) {
   /** @param {any} runtime */
   const ctxOf = (runtime) => ({ sessionId: options.sessionId ?? runtime?.configurable?.thread_id });
 
+  /**
+   * An `ask` is LangGraph's interrupt, the framework's approval path: the run
+   * stops with {hookd: 'ask', tool, args, reason} for the host to show, and
+   * resuming it (`new Command({ resume: true })`, or `{ approved: false,
+   * message }`) runs or denies the call. A graph without a checkpointer
+   * cannot be interrupted: the documented default applies.
+   * @param {import('./core').PreToolDecision} d @param {any} request @param {any} call
+   * @returns {import('./core').PreToolDecision}
+   */
+  const approve = (d, request, call) => {
+    const interrupt = request.runtime?.interrupt;
+    if (typeof interrupt !== 'function') return session.askFallback(d, 'this run has no interrupt');
+    let answer;
+    try {
+      answer = interrupt({ hookd: 'ask', tool: call.name, args: call.args, reason: d.reason });
+    } catch (err) {
+      // The interrupt itself travels as an error: LangGraph's, passed on.
+      if (isInterrupt(err)) throw err;
+      return session.askFallback(d, `the run cannot be interrupted (${err instanceof Error ? err.message : String(err)})`);
+    }
+    const ok = answer === true || (answer && typeof answer === 'object' && answer.approved === true);
+    if (ok) return { ...d, action: 'run' };
+    const message = answer && typeof answer === 'object' && typeof answer.message === 'string' ? answer.message : `${d.reason} (not approved)`;
+    return { ...d, action: 'deny', reason: message };
+  };
+
   const middleware = createMiddleware({
     name: 'hookd',
     beforeAgent: async (state, runtime) => {
@@ -54,7 +87,8 @@ function make(lc, options) {
       const call = request.toolCall;
       const callId = call.id;
       const ctx = ctxOf(request.runtime);
-      const d = session.askFallback(await session.preToolUse(call.name, call.args, callId, ctx), 'LangChain middleware has no approval step of its own (humanInTheLoopMiddleware is the framework\'s)');
+      let d = await session.preToolUse(call.name, call.args, callId, ctx);
+      if (d.action === 'ask') d = approve(d, request, call);
       if (d.action === 'deny') return new ToolMessage({ content: d.reason, tool_call_id: callId ?? '', name: call.name, status: 'error' });
       const next = d.input === call.args ? request : { ...request, toolCall: { ...call, args: /** @type {Record<string, any>} */ (d.input) } };
       let result;

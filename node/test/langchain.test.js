@@ -109,3 +109,32 @@ test('langchain: PostToolUse context follows the output; ask is denied by defaul
   await assert.rejects(agent.invoke({ messages: [{ role: 'user', content: 'my password is hunter2' }] }), blocked);
   assert.equal(model.callCount, 3);
 });
+
+test('langchain: ask is LangGraph\'s interrupt (with a checkpointer); resumed with approval the call runs, without it the model reads the refusal', async (t) => {
+  const { MemorySaver, Command } = require('@langchain/langgraph');
+  const { options } = adapterOptions(t, []);
+  options.config = {
+    ...options.config,
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"confirm rm"}}'` }] }] },
+  };
+  const hooks = hookdMiddleware(options);
+  t.after(() => hooks.close());
+  const { bash, ran } = recordingBash();
+  const model = fakeModel()
+    .respondWithTools([{ name: 'bash', args: { command: 'rm old.log' }, id: 'c1' }]).respond(new AIMessage('removed'))
+    .respondWithTools([{ name: 'bash', args: { command: 'rm -r logs' }, id: 'c2' }]).respond(new AIMessage('kept them'));
+  const agent = createAgent({ model, tools: [bash], middleware: [hooks], checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: 't1' } };
+  const first = /** @type {any} */ (await agent.invoke({ messages: [{ role: 'user', content: 'clean up' }] }, config));
+  assert.deepEqual(first.__interrupt__?.map((/** @type {any} */ i) => i.value), [{ hookd: 'ask', tool: 'bash', args: { command: 'rm old.log' }, reason: 'confirm rm' }]);
+  assert.equal(ran.length, 0);
+  const second = await agent.invoke(new Command({ resume: true }), config);
+  assert.deepEqual(ran, ['rm old.log']);
+  assert.equal(second.messages.at(-1)?.content, 'removed');
+
+  const third = /** @type {any} */ (await agent.invoke({ messages: [{ role: 'user', content: 'clean more' }] }, config));
+  assert.equal(third.__interrupt__?.length, 1);
+  await agent.invoke(new Command({ resume: { approved: false, message: 'not the logs folder' } }), config);
+  assert.deepEqual(ran, ['rm old.log']);
+  assert.equal(sent(model, 3).find((/** @type {any} */ m) => m.id === 'c2')?.content, 'not the logs folder');
+});
