@@ -69,7 +69,9 @@ func runSuite(t *testing.T, dir string, name string, args ...string) {
 }
 
 // TestNodeHost runs node/'s node --test suites: the vscode-jsonrpc
-// host against this hookd, and the hooks.json schema against the fixtures.
+// host against this hookd, the hooks.json schema against the fixtures, and
+// the agent-framework adapters against the real AI SDK, OpenAI Agents JS and
+// LangChain.js with the Claude Code plugins of fixtures/plugins.
 func TestNodeHost(t *testing.T) {
 	t.Parallel()
 	node := need(t, "node", "the Node host example's suite")
