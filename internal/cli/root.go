@@ -95,6 +95,7 @@ Exit codes of run: 0 nothing blocks, 2 the outcome denies or blocks, 1 error.`,
 		newEventCmd(cio),
 		newExplainCmd(cio),
 		newReplayCmd(cio),
+		newDoctorCmd(cio),
 		&cobra.Command{
 			Use:   "version",
 			Short: "Print the version",
