@@ -32,6 +32,9 @@ const (
 	ReasonMatcherNever = "matcherNeverMatches"
 	// ReasonProgramMissing: the command's program is not on PATH.
 	ReasonProgramMissing = "programNotFound"
+	// ReasonBroken: a hooks file that gives no hook because of an error
+	// (it does not parse, its events are not inside "hooks").
+	ReasonBroken = "broken"
 	// ReasonShellMissing: the shell the host runs commands through is missing.
 	ReasonShellMissing = "shellMissing"
 	// ReasonScriptMissing and ReasonScriptNotExec are lint's rules of the
@@ -238,7 +241,6 @@ func examine(h *Host, p *hooks.Profile, cwd, repeat string, found onPath) {
 		hk.Notes = append(hk.Notes, timeoutNotes(p, info)...)
 		s.Hooks = append(s.Hooks, hk)
 	}
-	attach(h, p, diags)
 	for _, lo := range leftOut {
 		s := source(lo.Path, "", "")
 		if len(s.Hooks) == 0 {
@@ -246,6 +248,7 @@ func examine(h *Host, p *hooks.Profile, cwd, repeat string, found onPath) {
 		}
 		s.Reason, s.Message, s.Fix = lo.Reason, lo.Message, lo.Fix
 	}
+	attach(h, p, diags)
 	for _, s := range h.Sources {
 		if !s.Read {
 			h.LeftOut++
@@ -494,6 +497,19 @@ func attach(h *Host, p *hooks.Profile, diags []lint.Diagnostic) {
 	}
 	for _, d := range diags {
 		i, ok := byPath[d.File]
+		if !ok && d.File != "" {
+			// A file that gave no hook: broken, or all its events
+			// misplaced. An error means what it configures does not run.
+			i, ok = len(h.Sources), true
+			byPath[d.File] = i
+			src := Source{Path: d.File, Read: true}
+			if d.Severity == hooks.SeverityError {
+				src.Read, src.Reason = false, ReasonBroken
+				src.Message = "its hooks do not load: " + nearestEvent(p, d.Message)
+				src.Fix = fmt.Sprintf("edit %s:%d:%d (hookd check %s lists every problem)", d.File, d.Line, d.Column, shellWord(d.File))
+			}
+			h.Sources = append(h.Sources, src)
+		}
 		if !ok {
 			h.Problems = append(h.Problems, problem(d))
 			continue
@@ -556,6 +572,22 @@ func problem(d lint.Diagnostic) Problem {
 	return Problem{File: d.File, Line: d.Line, Column: d.Column, Severity: d.Severity, Rule: d.Rule, Message: d.Message}
 }
 
+// sameEvent names, for an event of one host family, the events of the
+// others that happen at the same point (Claude Code and Codex's names,
+// Gemini CLI's, Copilot CLI's camelCase is matched ignoring case).
+var sameEvent = map[string][]string{
+	"pretooluse":       {"BeforeTool"},
+	"posttooluse":      {"AfterTool"},
+	"userpromptsubmit": {"BeforeAgent", "userPromptSubmitted"},
+	"stop":             {"AfterAgent"},
+	"precompact":       {"PreCompress"},
+	"beforetool":       {"PreToolUse"},
+	"aftertool":        {"PostToolUse"},
+	"beforeagent":      {"UserPromptSubmit", "userPromptSubmitted"},
+	"afteragent":       {"Stop"},
+	"precompress":      {"PreCompact"},
+}
+
 // nearestEvent adds the host's nearest event to a warning about an event
 // it does not have.
 func nearestEvent(p *hooks.Profile, msg string) string {
@@ -563,7 +595,25 @@ func nearestEvent(p *hooks.Profile, msg string) string {
 	if m == nil {
 		return msg
 	}
-	if k, ok := suggest.Nearest(m[1], p.EventNames()); ok {
+	names := p.EventNames()
+	k, ok := "", false
+	for _, n := range names {
+		if strings.EqualFold(n, m[1]) {
+			k, ok = n, true
+		}
+	}
+	if !ok {
+		for _, alt := range sameEvent[strings.ToLower(m[1])] {
+			if has(names, alt) {
+				k, ok = alt, true
+				break
+			}
+		}
+	}
+	if !ok {
+		k, ok = suggest.Nearest(m[1], names)
+	}
+	if ok {
 		return msg + fmt.Sprintf(": %s has no %s event; the nearest it has is %s", p.Name, m[1], k)
 	}
 	return msg + fmt.Sprintf(": %s has no %s event (its events: %s)", p.Name, m[1], strings.Join(p.EventNames(), ", "))

@@ -62,6 +62,8 @@ func newWorld(t testing.TB) *world {
   ],
   "Stop": [{"hooks": [{"type": "command", "command": "echo '{\"decision\": \"block\"}'"}]}]
 }}`, 0o644)
+	// Gemini CLI: a hooks file whose only event is one Gemini does not have.
+	write(t, filepath.Join(w.home, ".gemini", "settings.json"), `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo x"}]}]}}`, 0o644)
 	write(t, filepath.Join(w.app, ".claude", "settings.json"), `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo project"}]}]}}`, 0o644)
 	return w
 }
@@ -118,8 +120,13 @@ func TestVerdicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Only the hosts with a user folder are reported.
-	if len(r.Hosts) != 2 || r.Hosts[0].Name != "claude" || r.Hosts[1].Name != "codex" {
-		t.Fatalf("hosts = %+v, want claude and codex", r.Hosts)
+	if len(r.Hosts) != 3 || r.Hosts[0].Name != "claude" || r.Hosts[1].Name != "codex" || r.Hosts[2].Name != "gemini" {
+		t.Fatalf("hosts = %+v, want claude, codex and gemini", r.Hosts)
+	}
+	gemini := host(t, r, "gemini")
+	if len(gemini.Sources) != 1 || gemini.Sources[0].Read || gemini.Sources[0].Reason != doctor.ReasonBroken ||
+		!strings.Contains(gemini.Sources[0].Message, "the nearest it has is BeforeTool") || !gemini.Failing() {
+		t.Errorf("gemini with an event it does not have: %+v", gemini.Sources)
 	}
 
 	codex := host(t, r, "codex")
@@ -174,6 +181,9 @@ func TestVerdicts(t *testing.T) {
 
 func TestHostByName(t *testing.T) {
 	w := newWorld(t)
+	if err := os.RemoveAll(filepath.Join(w.home, ".gemini")); err != nil {
+		t.Fatal(err)
+	}
 	r, err := doctor.Run(doctor.Options{Cwd: w.app, Hosts: []string{"gemini"}})
 	if err != nil {
 		t.Fatal(err)
