@@ -35,6 +35,9 @@ const (
 	// ReasonBroken: a hooks file that gives no hook because of an error
 	// (it does not parse, its events are not inside "hooks").
 	ReasonBroken = "broken"
+	// ReasonPathRefused: a plugin manifest names a hooks file the host
+	// will not read (outside the plugin, not ./-relative).
+	ReasonPathRefused = "hooksPathRefused"
 	// ReasonShellMissing: the shell the host runs commands through is missing.
 	ReasonShellMissing = "shellMissing"
 	// ReasonScriptMissing and ReasonScriptNotExec are lint's rules of the
@@ -503,12 +506,20 @@ func attach(h *Host, p *hooks.Profile, diags []lint.Diagnostic) {
 			i, ok = len(h.Sources), true
 			byPath[d.File] = i
 			src := Source{Path: d.File, Read: true}
-			if d.Severity == hooks.SeverityError {
+			switch {
+			case d.Severity == hooks.SeverityError:
 				src.Read, src.Reason = false, ReasonBroken
 				src.Message = "its hooks do not load: " + nearestEvent(p, d.Message)
 				src.Fix = fmt.Sprintf("edit %s:%d:%d (hookd check %s lists every problem)", d.File, d.Line, d.Column, shellWord(d.File))
+			case strings.HasPrefix(d.Message, "ignoring hooks path"):
+				// The manifest names a hooks file the host refuses.
+				src.Read, src.Reason, src.Message = false, ReasonPathRefused, d.Message
+				src.Fix = "name a hooks file inside the plugin, as ./path (no .., no symlink out of the plugin)"
 			}
 			h.Sources = append(h.Sources, src)
+			if !src.Read {
+				continue // the message is this diagnostic
+			}
 		}
 		if !ok {
 			h.Problems = append(h.Problems, problem(d))

@@ -322,3 +322,34 @@ func cpuTime() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestFixturePlugins: the plugins in fixtures/ whose hooks Claude Code
+// silently never loads are sources not read, each with its reason.
+func TestFixturePlugins(t *testing.T) {
+	w := newWorld(t)
+	var installed, enabled []string
+	for _, rel := range []string{"../../fixtures/plugins/symlink-escape", "../../fixtures/profiles/claude/plugins/event-map-root"} {
+		dir, err := filepath.Abs(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := filepath.Base(dir) + "@local"
+		installed = append(installed, fmt.Sprintf(`%q: [{"scope": "user", "installPath": %q, "version": "1.0.0"}]`, id, dir))
+		enabled = append(enabled, fmt.Sprintf(`%q: true`, id))
+	}
+	write(t, filepath.Join(w.home, ".claude", "plugins", "installed_plugins.json"), `{"version": 2, "plugins": {`+strings.Join(installed, ",")+`}}`, 0o644)
+	write(t, filepath.Join(w.home, ".claude", "settings.json"), `{"enabledPlugins": {`+strings.Join(enabled, ",")+`}}`, 0o644)
+	r, err := doctor.Run(doctor.Options{Cwd: w.app, Hosts: []string{"claude"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range r.Hosts[0].Sources {
+		if !s.Read {
+			got[filepath.Base(filepath.Dir(filepath.Dir(s.Path)))] = s.Reason
+		}
+	}
+	if got["symlink-escape"] != doctor.ReasonPathRefused || got["event-map-root"] != doctor.ReasonBroken {
+		t.Fatalf("sources not read: %v; want symlink-escape %s, event-map-root %s", got, doctor.ReasonPathRefused, doctor.ReasonBroken)
+	}
+}
