@@ -165,6 +165,9 @@ func printDoctorHook(w io.Writer, k doctor.Hook) {
 	if what == "" {
 		what = k.Type + " handler"
 	}
+	if r := []rune(what); len(r) > 100 { // --json has it whole
+		what = string(r[:99]) + "…"
+	}
 	if k.Runs {
 		fmt.Fprintf(w, "     will run      %s %s%s: %s\n", k.Event, matcher, at, what)
 	} else {
