@@ -38,6 +38,9 @@ const (
 	// ReasonPathRefused: a plugin manifest names a hooks file the host
 	// will not read (outside the plugin, not ./-relative).
 	ReasonPathRefused = "hooksPathRefused"
+	// ReasonDuplicate: an identical handler from another source runs in
+	// its place (the host runs it once).
+	ReasonDuplicate = "duplicate"
 	// ReasonShellMissing: the shell the host runs commands through is missing.
 	ReasonShellMissing = "shellMissing"
 	// ReasonScriptMissing and ReasonScriptNotExec are lint's rules of the
@@ -244,6 +247,9 @@ func examine(h *Host, p *hooks.Profile, cwd, repeat string, found onPath) {
 		hk.Notes = append(hk.Notes, timeoutNotes(p, info)...)
 		s.Hooks = append(s.Hooks, hk)
 	}
+	if p.Dedupe != nil {
+		duplicates(h, p, list)
+	}
 	for _, lo := range leftOut {
 		s := source(lo.Path, "", "")
 		if len(s.Hooks) == 0 {
@@ -263,6 +269,64 @@ func examine(h *Host, p *hooks.Profile, cwd, repeat string, found onPath) {
 			} else {
 				h.NotRun++
 			}
+		}
+	}
+}
+
+// duplicates: hooks of one event and matcher that the host's own rule
+// (Profile.Dedupe) runs once; the ones it drops will not run.
+func duplicates(h *Host, p *hooks.Profile, list []hooks.HookInfo) {
+	verdicts := map[string]*Hook{}
+	for i := range h.Sources {
+		for j := range h.Sources[i].Hooks {
+			k := &h.Sources[i].Hooks[j]
+			verdicts[k.Key] = k
+		}
+	}
+	groups := map[string][]*hooks.Hook{}
+	var order []string
+	for _, info := range list {
+		if v := verdicts[info.Key]; v == nil || !v.Runs || info.Scope != nil {
+			continue
+		}
+		hk := &hooks.Hook{Key: info.Key, Event: info.Event, Source: info.Source, Handler: info.Handler,
+			Trust: info.Trust, Enabled: info.Enabled}
+		if info.Matcher != nil {
+			hk.Matcher, hk.HasMatcher = *info.Matcher, true
+		}
+		g := info.Event + "\x00" + hk.Matcher
+		if groups[g] == nil {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], hk)
+	}
+	for _, g := range order {
+		all := groups[g]
+		if len(all) < 2 {
+			continue
+		}
+		kept := map[string]bool{}
+		for _, k := range p.Dedupe(all) {
+			kept[k.Key] = true
+		}
+		for _, d := range all {
+			if kept[d.Key] {
+				continue
+			}
+			first := ""
+			for _, k := range all {
+				if kept[k.Key] && k.Handler.Command == d.Handler.Command {
+					first = k.Key
+					break
+				}
+			}
+			v := verdicts[d.Key]
+			v.Runs, v.Reason = false, ReasonDuplicate
+			v.Detail = "an identical handler runs instead: " + p.Name + " runs it once"
+			if first != "" {
+				v.Detail += " (" + first + ")"
+			}
+			v.Fix = "remove one of the two, or leave it: the other runs"
 		}
 	}
 }

@@ -353,3 +353,26 @@ func TestFixturePlugins(t *testing.T) {
 		t.Fatalf("sources not read: %v; want symlink-escape %s, event-map-root %s", got, doctor.ReasonPathRefused, doctor.ReasonBroken)
 	}
 }
+
+// TestDuplicate: the same handler in the user's and a trusted project's
+// settings runs once in Claude Code; doctor says which one does not.
+func TestDuplicate(t *testing.T) {
+	w := newWorld(t)
+	write(t, filepath.Join(w.home, ".claude.json"), fmt.Sprintf(`{"projects": {%q: {"hasTrustDialogAccepted": true}}}`, w.app), 0o644)
+	write(t, filepath.Join(w.app, ".claude", "settings.json"), `{"hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "echo fine"}]}]}}`, 0o644)
+	r, err := doctor.Run(doctor.Options{Cwd: w.app, Hosts: []string{"claude"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var verdicts []string
+	for _, s := range r.Hosts[0].Sources {
+		for _, k := range s.Hooks {
+			if k.Command == "echo fine" {
+				verdicts = append(verdicts, fmt.Sprintf("%s %v %s", s.Layer, k.Runs, k.Reason))
+			}
+		}
+	}
+	if strings.Join(verdicts, ", ") != "user true , project false duplicate" {
+		t.Fatalf("identical handlers: %v", verdicts)
+	}
+}
