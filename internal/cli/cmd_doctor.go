@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
@@ -98,7 +99,28 @@ func runDoctor(do *doctorOpts, cio *cmdIO) error {
 	return nil
 }
 
-func printDoctor(w io.Writer, r *doctor.Report) {
+// visibleWriter writes text with its control characters (but the line
+// ends) shown as \xNN: commands, paths and messages come from files a
+// project or plugin controls, and must not drive the terminal.
+type visibleWriter struct{ w io.Writer }
+
+func (v visibleWriter) Write(p []byte) (int, error) {
+	var b strings.Builder
+	for _, r := range string(p) {
+		if r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	if _, err := io.WriteString(v.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func printDoctor(out io.Writer, r *doctor.Report) {
+	w := visibleWriter{out}
 	if len(r.Hosts) == 0 {
 		fmt.Fprintln(w, "no agent host is configured on this machine (no user folder of: "+userFolders()+")")
 		return

@@ -67,3 +67,24 @@ func TestDoctor_FixItGivesMakesTheHookRun(t *testing.T) {
 		t.Fatalf("--host codx: exit %d, %s", code, errs)
 	}
 }
+
+// TestDoctor_ControlCharactersAreShown: a command with a terminal escape
+// is printed with it visible, not sent to the terminal.
+func TestDoctor_ControlCharactersAreShown(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	for _, v := range []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME", "COPILOT_HOME", "QWEN_HOME", "MIND_HOME", "MIRRI_CODE_HOME", "SOONG_AGENT_HOME"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("HOME", home)
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo \u001b[2J\u001b]0;owned\u0007"}]}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := runArgs(t, "doctor", "--cwd", root, "--host", "claude")
+	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `echo \x1b[2J\x1b]0;owned\x07`) {
+		t.Fatalf("control characters reach the terminal:\n%q", out)
+	}
+}
