@@ -159,7 +159,12 @@ func Run(opts Options) (*Report, error) {
 	}
 	r := &Report{Cwd: cwd, Hosts: []Host{}}
 	found := onPath{}
+	asked := map[string]bool{}
 	for _, n := range names {
+		if asked[n] {
+			continue
+		}
+		asked[n] = true
 		p, ok := hooks.LookupProfile(n)
 		if !ok {
 			known := hooks.ProfileNames()
