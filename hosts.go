@@ -9,6 +9,7 @@ import (
 	_ "github.com/hookd/hookd/hooks/claude"
 	_ "github.com/hookd/hookd/hooks/codex"
 	_ "github.com/hookd/hookd/hooks/copilot"
+	_ "github.com/hookd/hookd/hooks/droid"
 	_ "github.com/hookd/hookd/hooks/gemini"
 	_ "github.com/hookd/hookd/hooks/mind"
 	_ "github.com/hookd/hookd/hooks/mirri"
