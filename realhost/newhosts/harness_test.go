@@ -125,7 +125,7 @@ func record(t *testing.T, profile, behaviour, host, hookd string) {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	var b strings.Builder
-	for _, p := range []string{"gemini", "qwen", "copilot"} {
+	for _, p := range []string{"gemini", "qwen", "copilot", "droid", "letta", "cline"} {
 		n, same := 0, 0
 		var body strings.Builder
 		for _, r := range rows {
