@@ -140,7 +140,11 @@ func (e *Engine) whyNotSelected(ev *EventRules, h *Hook, targets []string) (reas
 	if _, ok := h.matcher.(InputMatcher); ok {
 		plain, err := e.profile.CompileMatcherFor(ev, h.Matcher)
 		if _, input := plain.(InputMatcher); err == nil && !input && (!h.HasMatcher || plain.Match(targets)) {
-			return ExplainIf, "its matcher matches " + against + ", but the handler's own condition (\"if\") does not match this input"
+			cond := `the handler's own condition ("if")`
+			if c, ok := h.matcher.(interface{ Condition() string }); ok {
+				cond = c.Condition()
+			}
+			return ExplainIf, "its matcher matches " + against + ", but " + cond + " does not match this input"
 		}
 	}
 	if len(targets) == 0 {

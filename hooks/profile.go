@@ -31,6 +31,10 @@ type Profile struct {
 	// reported when an untrusted project's hooks are left out. Nil:
 	// hooks.json and config.toml.
 	ProjectFiles []string
+	// BareHooksFiles names the hooks files whose whole object is the map of
+	// events, with no "hooks" key (Droid's hooks.json), for hookd check.
+	// Nil: every hooks file has a "hooks" object.
+	BareHooksFiles []string
 	// ProjectTrust is the host's own record of trusted project folders,
 	// read when the host does not say whether the project is trusted and
 	// written by `hookd trust --project`. Nil: the profile has none.

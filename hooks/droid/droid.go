@@ -14,11 +14,14 @@ import (
 
 // Profile is Droid's profile.
 var Profile = &hooks.Profile{
-	Name:           "droid",
-	HomeEnv:        "FACTORY_HOME",
-	HomeDir:        ".factory",
-	ProjectDir:     ".factory",
-	ProjectFiles:   []string{settingsName, hooksName},
+	Name:       "droid",
+	HomeEnv:    "FACTORY_HOME",
+	HomeDir:    ".factory",
+	ProjectDir: ".factory",
+	// Droid reads the project's files with no trust step, so none is ever
+	// reported left out for want of trust.
+	ProjectFiles:   []string{},
+	BareHooksFiles: []string{hooksName},
 	Events:         eventRules(),
 	CompileMatcher: compileMatcher,
 	Tools:          tools,

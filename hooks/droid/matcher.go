@@ -1,6 +1,7 @@
 package droid
 
 import (
+	"fmt"
 	"regexp"
 
 	"github.com/tidwall/gjson"
@@ -16,13 +17,10 @@ import (
 // does not match Execute). A regex that does not compile matches only the
 // tool of exactly that name.
 
-// tools are Droid's built-in tool names a matcher may name.
-var tools = []string{"Read", "LS", "Execute", "Edit", "MultiEdit", "Create", "ApplyPatch", "Glob", "Grep",
+// tools are Droid's built-in tool names a matcher may name, its shell
+// first (hookd event's default tool).
+var tools = []string{"Execute", "Read", "LS", "Edit", "MultiEdit", "Create", "ApplyPatch", "Glob", "Grep",
 	"FetchUrl", "WebSearch", "TodoWrite", "Task", "ExitSpecMode", "AskUser", "Skill", "GenerateDroid"}
-
-type anyName struct{}
-
-func (anyName) Match([]string) bool { return true }
 
 type exactOrRegex struct {
 	text string
@@ -38,7 +36,7 @@ func (m exactOrRegex) Match(names []string) bool {
 
 func compileMatcher(pattern string) (hooks.Matcher, error) {
 	if pattern == "" || pattern == "*" {
-		return anyName{}, nil
+		return hooks.MatchAll, nil
 	}
 	// A pattern that is no regex still matches the tool of that exact
 	// name: Droid compares before it compiles.
@@ -57,7 +55,7 @@ type commandMatcher struct {
 
 func withCommand(base hooks.Matcher, v gjson.Result) hooks.Matcher {
 	if base == nil {
-		base = anyName{}
+		base = hooks.MatchAll
 	}
 	m := commandMatcher{base: base}
 	if v.Type == gjson.String {
@@ -67,6 +65,14 @@ func withCommand(base hooks.Matcher, v gjson.Result) hooks.Matcher {
 }
 
 func (m commandMatcher) Match(names []string) bool { return false }
+
+// Condition names the group's extra condition for hookd explain.
+func (m commandMatcher) Condition() string {
+	if m.re == nil {
+		return "the group's commandRegex (which does not compile)"
+	}
+	return fmt.Sprintf("the group's commandRegex %q (tested on an Execute call's command)", m.re.String())
+}
 
 func (m commandMatcher) MatchInput(input []byte) bool {
 	if m.re == nil {

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,6 +280,9 @@ func checkFile(p *hooks.Profile, path string) ([]Diagnostic, bool) {
 	}
 	l := &fileLinter{p: p, path: path, doc: data, plugin: pluginRoot(path)}
 	hooksVal := root.Get("hooks")
+	if slices.Contains(p.BareHooksFiles, filepath.Base(path)) {
+		hooksVal = root
+	}
 	if !hooksVal.Exists() {
 		if !isSettingsFile(path) {
 			var events []string

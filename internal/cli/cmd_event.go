@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	json "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/hookd/hookd/hooks"
 )
 
 type eventOpts struct {
@@ -94,7 +97,7 @@ func eventPayload(eo *eventOpts, event string) (out []byte, missing []string, er
 	if ev.ToolEvent || has(ev.InputFields, "tool_name") {
 		tool := eo.tool
 		if tool == "" {
-			tool = "Bash"
+			tool = defaultTool(prof)
 		}
 		given["tool_name"] = str(tool)
 		input := map[string]string{}
@@ -130,6 +133,8 @@ func eventPayload(eo *eventOpts, event string) (out []byte, missing []string, er
 		"session_id":             str(id),
 		"cwd":                    str(cwd),
 		"hook_event_name":        str(event),
+		"event_type":             str(event),
+		"working_directory":      str(cwd),
 		"transcript_path":        "null",
 		"permission_mode":        `"default"`,
 		"turn_id":                `"turn-1"`,
@@ -178,6 +183,15 @@ func eventPayload(eo *eventOpts, event string) (out []byte, missing []string, er
 	}
 	out, err = json.MarshalIndent(orderedFields(doc), "", "  ")
 	return out, missing, err
+}
+
+// defaultTool is the shell tool of the profile: Bash, unless the profile's
+// tool list has no Bash (Droid's shell is Execute, listed first).
+func defaultTool(p *hooks.Profile) string {
+	if len(p.Tools) == 0 || slices.Contains(p.Tools, "Bash") {
+		return "Bash"
+	}
+	return p.Tools[0]
 }
 
 // orderedFields keeps the fields in the order the host writes them.
