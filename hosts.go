@@ -11,6 +11,7 @@ import (
 	_ "github.com/hookd/hookd/hooks/copilot"
 	_ "github.com/hookd/hookd/hooks/droid"
 	_ "github.com/hookd/hookd/hooks/gemini"
+	_ "github.com/hookd/hookd/hooks/letta"
 	_ "github.com/hookd/hookd/hooks/mind"
 	_ "github.com/hookd/hookd/hooks/mirri"
 	_ "github.com/hookd/hookd/hooks/qwen"
