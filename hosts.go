@@ -7,6 +7,7 @@ package main
 // passes a Profile in hooks.Options without registering any.
 import (
 	_ "github.com/hookd/hookd/hooks/claude"
+	_ "github.com/hookd/hookd/hooks/cline"
 	_ "github.com/hookd/hookd/hooks/codex"
 	_ "github.com/hookd/hookd/hooks/copilot"
 	_ "github.com/hookd/hookd/hooks/droid"

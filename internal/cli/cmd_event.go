@@ -94,7 +94,7 @@ func eventPayload(eo *eventOpts, event string) (out []byte, missing []string, er
 	}
 	given := map[string]string{}
 	str := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	if ev.ToolEvent || has(ev.InputFields, "tool_name") {
+	if ev.ToolEvent || has(ev.InputFields, "tool_name") || has(ev.InputFields, "tool_call") || has(ev.InputFields, "tool_result") {
 		tool := eo.tool
 		if tool == "" {
 			tool = defaultTool(prof)
@@ -112,6 +112,12 @@ func eventPayload(eo *eventOpts, event string) (out []byte, missing []string, er
 		}
 		b, _ := json.Marshal(input)
 		given["tool_input"] = string(b)
+		// Cline's shape: the call, and its parameters as strings.
+		call, _ := json.Marshal(map[string]any{"id": "call_1", "name": tool, "input": input})
+		params, _ := json.Marshal(input)
+		given["tool_call"] = string(call)
+		given["tool_result"] = string(call)
+		given["preToolUse"] = fmt.Sprintf(`{"toolName":%s,"parameters":%s}`, str(tool), params)
 		if eo.response != "" {
 			given["tool_response"] = string(jsonOrString(eo.response))
 			given["tool_output"] = string(jsonOrString(eo.response))
@@ -150,10 +156,15 @@ func eventPayload(eo *eventOpts, event string) (out []byte, missing []string, er
 		"last_assistant_message": "null",
 		"paths":                  "[]",
 		"tags":                   "[]",
+		"taskId":                 str(id),
+		"workspaceRoots":         "[" + str(cwd) + "]",
 	}
 	// Fields a host sends only in some sessions (a subagent's, a model's):
 	// left out unless set, as hookd run leaves them out.
-	optional := map[string]bool{"agent_id": true, "agent_type": true, "model": true}
+	optional := map[string]bool{"agent_id": true, "agent_type": true, "model": true,
+		// Cline's: hookd run fills hookName and timestamp in.
+		"clineVersion": true, "timestamp": true, "sessionContext": true, "workspaceInfo": true, "userId": true,
+		"parent_agent_id": true, "hookName": true, "iteration": true}
 	doc := []byte("{}")
 	for _, f := range ev.InputFields {
 		v, ok := given[f]
