@@ -192,6 +192,19 @@ func TestEnv_ScalarInputFieldsUnderTheirOwnNames(t *testing.T) {
 	}
 }
 
+func TestEnv_AValueTooLongForTheEnvironmentIsLeftOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	e, _ := engine(t, map[string]string{"home/settings.json": `{"hooks":{"PostToolUse":[` +
+		group("", `printf '%s|%s' "${#tool_response}" "$tool_name" > `+hooks.ShellQuote(out)) + `]}}`})
+	res := run(t, e, "PostToolUse", `{"tool_name":"Execute","tool_input":{},"tool_response":"`+strings.Repeat("x", 200000)+`"}`)
+	if res.Hooks[0].Status != hooks.StatusSucceeded {
+		t.Fatalf("the hook did not run: %+v", res.Hooks[0])
+	}
+	if b, _ := os.ReadFile(out); string(b) != "0|Execute" {
+		t.Errorf("hook saw %q", b)
+	}
+}
+
 func TestEnv_ReachesTheHook(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	e, root := engine(t, map[string]string{"home/settings.json": `{"hooks":{"PreToolUse":[` +

@@ -28,6 +28,10 @@ var handlerKinds = map[string]func(e *hooks.Engine) hooks.HandlerKind{hooks.Type
 // a plugin, so that a stray use fails loudly.
 const pluginRootMarker = "/PLUGIN_ROOT_NOT_EXPANDED_ERROR"
 
+// maxEnvString is Linux's MAX_ARG_STRLEN: the longest NAME=value string,
+// its NUL included, a program may be started with.
+const maxEnvString = 128 << 10
+
 var identifier = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 
 func commandKind(e *hooks.Engine) hooks.HandlerKind {
@@ -66,9 +70,11 @@ func inputEnv(project string, own map[string]string, stdin []byte) map[string]st
 		default:
 			return true
 		}
-		// A NUL cannot be in an environment value; such a field is left
-		// out rather than failing the hook.
-		if !strings.ContainsRune(s, 0) {
+		// A NUL cannot be in an environment value, and Linux refuses to
+		// start a program with one variable of 128 KiB or more; such a
+		// field is left out (the hook still has it on stdin) rather than
+		// failing the hook. Droid cuts long tool output well below that.
+		if !strings.ContainsRune(s, 0) && len(k.Str)+len(s)+2 <= maxEnvString {
 			env[k.Str] = s
 		}
 		return true
