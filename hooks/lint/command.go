@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -58,7 +59,9 @@ func (l *fileLinter) command(ev *hooks.EventRules, at gjson.Result) {
 		// FIFO would never end.
 		readable = err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<20
 	}
-	if ev.Name == "Stop" || ev.Name == "SubagentStop" {
+	// Only where the host tells the hook it is already continuing (Letta's
+	// Stop input has no stop_hook_active to read).
+	if (ev.Name == "Stop" || ev.Name == "SubagentStop") && slices.Contains(ev.InputFields, "stop_hook_active") {
 		text := at.Str
 		if readable {
 			if data, err := hooks.ReadConfigFile(script); err == nil {
