@@ -135,8 +135,8 @@ func TestPreToolUse_ControlRules(t *testing.T) {
 			func(r *hooks.Result) bool {
 				return len(r.AdditionalContext) == 1 && strings.Contains(r.AdditionalContext[0].Text, "\nb\n")
 			}, "b"},
-		{"a wrongly typed field drops the object", []string{`echo '{"cancel":"yes"}'`},
-			func(r *hooks.Result) bool { return r.Continue }, "ignored"},
+		{"a wrongly typed field is left out, the others count", []string{`echo '{"cancel":"yes","context":"still"}'`},
+			func(r *hooks.Result) bool { return r.Continue && len(r.AdditionalContext) == 1 }, "context, no cancel"},
 		{"errorMessage alone is context", []string{`echo '{"errorMessage":"careful"}'`},
 			func(r *hooks.Result) bool {
 				return len(r.AdditionalContext) == 1 && strings.Contains(r.AdditionalContext[0].Text, "careful")

@@ -19,13 +19,12 @@ import (
 //     the control JSON (the rest after the tab), else the whole stdout; an
 //     empty stdout says nothing; JSON that does not parse, or a timeout,
 //     drops the hook's output (Cline logs it);
-//   - the control object is read when it has one of cancel, review,
-//     context, contextModification, overrideInput, errorMessage, with
-//     cancel and review booleans and the others strings (else it is
-//     ignored whole): a cancel: true stops the whole task with errorMessage
-//     (else context) as the reason; otherwise context (else
-//     contextModification, else errorMessage), cut at 50000 characters, is
-//     context for the model; overrideInput replaces a PreToolUse call's input;
+//   - of the control object each field counts when it has its type (cancel
+//     a boolean, the others strings): a cancel: true stops the whole task
+//     with errorMessage (else context) as the reason; otherwise context
+//     (else contextModification, else errorMessage), cut at 50000
+//     characters, is context for the model; overrideInput replaces a
+//     PreToolUse call's input;
 //   - the files of an event are folded in order: any cancel cancels,
 //     contexts and reasons are joined with newlines, the last overrideInput
 //     wins.
@@ -77,49 +76,30 @@ func (ce *event) parse(raw hooks.RawResult, async bool) hooks.Outcome {
 	return o
 }
 
-// read is yl after the schema check of WV.
+// read is yl: each field is taken when it has its type (cancel a
+// boolean; context, contextModification, errorMessage strings) and left
+// out otherwise; there is no check of the object as a whole (measured: a
+// string cancel does not keep the context from counting).
 func read(v gjson.Result) (control, bool) {
 	var c control
 	if !v.IsObject() {
 		return c, false
 	}
-	kinds := map[string]gjson.Type{"contextModification": gjson.String, "errorMessage": gjson.String, "context": gjson.String}
-	known := false
-	for k, t := range kinds {
-		if f := v.Get(k); f.Exists() {
-			known = true
-			if f.Type != t {
-				return c, false
-			}
-		}
-	}
-	for _, k := range []string{"cancel", "review"} {
-		if f := v.Get(k); f.Exists() {
-			known = true
-			if f.Type != gjson.True && f.Type != gjson.False {
-				return c, false
-			}
-		}
-	}
-	if v.Get("overrideInput").Exists() {
-		known = true
-	}
-	if !known {
-		return c, false
-	}
 	ctx := v.Get("context")
-	if !ctx.Exists() {
+	if ctx.Type != gjson.String {
 		ctx = v.Get("contextModification")
 	}
+	hasCtx := ctx.Type == gjson.String
 	errMsg := v.Get("errorMessage")
-	hasErr := errMsg.Exists() && strings.TrimSpace(errMsg.Str) != ""
+	hasErr := errMsg.Type == gjson.String && strings.TrimSpace(errMsg.Str) != ""
 	c.Cancel = v.Get("cancel").Type == gjson.True
 	switch {
 	case c.Cancel && hasErr:
 		c.CancelReason = errMsg.Str
-	case c.Cancel:
+	case c.Cancel && hasCtx:
 		c.CancelReason = ctx.Str
-	case ctx.Exists():
+	case c.Cancel:
+	case hasCtx:
 		c.Context = truncate(ctx.Str)
 	case hasErr:
 		c.Context = truncate(errMsg.Str)
