@@ -1,7 +1,8 @@
 //go:build realhost
 
-// Package newhosts checks hookd's gemini, qwen and copilot profiles against
-// the real CLIs: Gemini CLI, Qwen Code and GitHub Copilot CLI, installed from
+// Package newhosts checks hookd's gemini, qwen, copilot, droid, letta and
+// cline profiles against the real CLIs: Gemini CLI, Qwen Code, GitHub
+// Copilot CLI, Factory Droid, Letta Code and the Cline CLI, installed from
 // the npm registry into a cache folder outside the repository
 // ($REALHOST_CACHE), driven offline against a local server that scripts the
 // model's turns (Gemini's generateContent API, or OpenAI chat completions).
@@ -10,11 +11,13 @@
 // received and compares. The test prints one table per profile and writes
 // them to $REALHOST_TABLE when set.
 //
-// It is opt-in (the CLIs and Node 22 take about 600 MB) and follows the
+// It is opt-in (the first three CLIs and Node 22 take about 600 MB; Droid,
+// Letta Code and Cline 840 MB more) and follows the
 // shape of the codex/claude suite in realhost/:
 //
 //	REALHOST_CACHE=/path/to/cache go test -tags realhost ./realhost/newhosts/ -v
 //
-// docs/profile-gemini.md, docs/profile-qwen.md and docs/profile-copilot.md
-// say what it found.
+// docs/profile-gemini.md, docs/profile-qwen.md, docs/profile-copilot.md,
+// docs/profile-droid.md, docs/profile-letta.md and docs/profile-cline.md say
+// what it found.
 package newhosts
