@@ -331,7 +331,7 @@ func (w *Walker) WalkHooks(obj gjson.Result, path string) {
 	top := Site{Group: -1, Handler: -1}
 	fs := w.Fields(obj, path, top)
 	for _, f := range fs.List {
-		if w.Profile.Event(f.Key.Str) == nil {
+		if w.Profile.Event(f.Key.Str) == nil && !w.Profile.QuietFields[f.Key.Str] {
 			w.Warn(top, f.Key.Index, f.Path, "ignoring unknown hook event %q in %s", f.Key.Str, w.Name)
 		}
 	}

@@ -147,7 +147,8 @@ type Profile struct {
 	Shell []string
 	// QuietFields are config keys the profile's hooks files may carry that
 	// the hooks walker accepts without an "unknown field" warning, at the
-	// root, in groups and in handlers (Claude Code's description, once...).
+	// root, beside the events (Droid's hooksDisabled), in groups and in
+	// handlers (Claude Code's description, once...).
 	QuietFields map[string]bool
 	// ReadHandler reads profile-specific handler keys once the walker has
 	// built the hook (Claude Code's asyncRewake and if). raw is the handler

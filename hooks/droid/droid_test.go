@@ -174,6 +174,10 @@ func TestDiscovery_HooksDisabled(t *testing.T) {
 	if res.Decision != "none" || len(res.Skipped) != 1 || res.Skipped[0].Reason != hooks.PolicyHooksDisabled {
 		t.Errorf("%+v", res)
 	}
+	// hooksDisabled sits beside the events without being taken for one.
+	if _, warns := e.List(""); len(warns) != 1 || !strings.Contains(warns[0].Message, "turned off by hooksDisabled") {
+		t.Errorf("warnings %v", warns)
+	}
 }
 
 func TestEnv_ScalarInputFieldsUnderTheirOwnNames(t *testing.T) {
