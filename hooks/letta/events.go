@@ -1,6 +1,10 @@
 package letta
 
-import "github.com/hookd/hookd/hooks"
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/hooks"
+)
 
 // Letta Code's eleven events (src/hooks/index.ts), one row each: the input
 // fields after event_type and working_directory, in the order Letta writes
@@ -65,7 +69,19 @@ func eventRules() []*hooks.EventRules {
 		if le.name == "SessionEnd" {
 			ev.EndsSession = true
 		}
+		if le.kind == kindPrompt {
+			ev.Precondition = notACommand
+		}
 		out = append(out, ev)
 	}
 	return out
+}
+
+// notACommand skips UserPromptSubmit for a slash command: Letta runs no
+// hooks for one (is_command: true).
+func notACommand(input []byte) (string, error) {
+	if gjson.GetBytes(input, "is_command").Type == gjson.True {
+		return "command", nil
+	}
+	return "", nil
 }

@@ -199,3 +199,13 @@ func TestTimeout_IsMilliseconds(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 }
+
+func TestUserPromptSubmit_NotForACommand(t *testing.T) {
+	e, _ := engine(t, map[string]string{"home/settings.json": settings("UserPromptSubmit", "", `exit 2`)})
+	if res := run(t, e, "UserPromptSubmit", `{"prompt":"/help","is_command":true}`); res.Decision != "none" || len(res.Skipped) != 1 || res.Skipped[0].Reason != "command" {
+		t.Errorf("%+v", res)
+	}
+	if res := run(t, e, "UserPromptSubmit", `{"prompt":"hi","is_command":false}`); res.Decision != "block" {
+		t.Errorf("%+v", res)
+	}
+}
