@@ -34,8 +34,10 @@ var Profile = &hooks.Profile{
 	Serial: false,
 	// A timed-out hook's process tree gets SIGTERM; hookd follows with
 	// SIGKILL after a grace, so that nothing outlives the run.
-	KillGrace:    time.Second,
-	ProjectCwd:   true,
+	KillGrace: time.Second,
+	// Hooks run in the session's working folder, not the project root
+	// (measured in a subfolder of a git repository).
+	ProjectCwd:   false,
 	Discover:     discover,
 	AfterCombine: afterCombine,
 	QuietFields:  map[string]bool{"commandRegex": true, "preserveRiskLevel": true, "hooksDisabled": true, "showHookOutput": true},

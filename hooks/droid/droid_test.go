@@ -209,6 +209,25 @@ func TestEnv_AValueTooLongForTheEnvironmentIsLeftOut(t *testing.T) {
 	}
 }
 
+func TestEnv_ProjectVariablesNameTheWorkingFolder(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "repo")
+	sub := filepath.Join(project, "sub")
+	os.MkdirAll(sub, 0o755)
+	out := filepath.Join(root, "out")
+	os.MkdirAll(filepath.Join(project, ".factory"), 0o755)
+	os.WriteFile(filepath.Join(project, ".factory", "settings.json"), []byte(`{"hooks":{"PreToolUse":[`+
+		group("", `printf '%s|%s' "$FACTORY_PROJECT_DIR" "$(pwd)" > `+hooks.ShellQuote(out))+`]}}`), 0o600)
+	e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: sub},
+		Discover: hooks.DiscoverOptions{Home: filepath.Join(root, "home"), ProjectRoot: project}})
+	defer e.Close()
+	e.Load()
+	run(t, e, "PreToolUse", execInput)
+	if b, _ := os.ReadFile(out); string(b) != sub+"|"+sub {
+		t.Errorf("hook saw %q, want the subfolder twice", b)
+	}
+}
+
 func TestEnv_ReachesTheHook(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	e, root := engine(t, map[string]string{"home/settings.json": `{"hooks":{"PreToolUse":[` +

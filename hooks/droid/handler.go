@@ -12,9 +12,11 @@ import (
 	"github.com/hookd/hookd/hooks"
 )
 
-// Droid runs a command handler with sh -c in the project folder, with its
+// Droid runs a command handler with sh -c in its working folder, with its
 // own environment over the process's: FACTORY_PROJECT_DIR,
-// DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR (the project folder),
+// DROID_PROJECT_DIR and CLAUDE_PROJECT_DIR (the working folder too: in a
+// subfolder of a repository they name the subfolder, though the project's
+// .factory is read from the repository's root),
 // DROID_PLUGIN_ROOT and CLAUDE_PLUGIN_ROOT set to a marker path (a plugin's
 // commands have ${DROID_PLUGIN_ROOT} replaced before they run), then every
 // top-level input field whose name is an identifier and whose value is a
@@ -37,7 +39,11 @@ var identifier = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 func commandKind(e *hooks.Engine) hooks.HandlerKind {
 	return hooks.HandlerKindFunc(func(ctx context.Context, h *hooks.Hook, stdin []byte) hooks.RawResult {
 		run := *h
-		run.Env = inputEnv(e.ProjectDir(), h.Env, stdin)
+		dir := e.Session().Cwd
+		if dir == "" {
+			dir = e.ProjectDir()
+		}
+		run.Env = inputEnv(dir, h.Env, stdin)
 		return e.RunCommand(ctx, &run, stdin)
 	})
 }

@@ -380,3 +380,46 @@ func TestDroid_HookCost(t *testing.T) {
 		len(ds), median(ds), float64(rt.Microseconds())/1000, r.took.Seconds()))
 	rowsMu.Unlock()
 }
+
+// TestDroid_Subfolder runs Droid in a subfolder of a git repository: the
+// project's .factory is read from the repository's root, and the hooks run
+// in, and name as the project, the working folder.
+func TestDroid_Subfolder(t *testing.T) {
+	rec := rh.NewRecorder(t)
+	r := newDroid(t, map[string]any{}, droidShell, say("ok"))
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+	defer cancel()
+	if _, errOut, err := rh.Run(ctx, r.work, baseEnv(r.home), "", "git", "init", "-q"); err != nil {
+		t.Skipf("git init: %v %s", err, errOut)
+	}
+	b, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{dhook("Execute", rec.Cmd("pt", "", 0))}}})
+	rh.WriteFile(t, filepath.Join(r.work, ".factory", "settings.json"), string(b))
+	root := r.work
+	sub := filepath.Join(root, "sub")
+	os.MkdirAll(sub, 0o755)
+	r.work = sub
+	r.run(t, "run it")
+	calls := rec.Calls("pt")
+	if len(calls) == 0 {
+		t.Fatalf("the project hook did not run from a subfolder\n%s", r.stderr)
+	}
+	real := calls[0]
+	rec.Reset()
+	hookdRun(t, r.home, sub, "droid", "PreToolUse", real.Stdin, "--home", r.factory(), "--project", root)
+	mc := rec.Calls("pt")
+	if len(mc) == 0 {
+		t.Fatal("hookd did not run the project hook")
+	}
+	where := func(p string) string {
+		switch p {
+		case sub:
+			return "the working folder"
+		case root:
+			return "the repository root"
+		}
+		return p
+	}
+	for _, v := range []string{"FACTORY_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "PWD"} {
+		record(t, "droid", "from a subfolder: "+v, where(real.Env[v]), where(mc[0].Env[v]))
+	}
+}
