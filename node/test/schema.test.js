@@ -20,8 +20,9 @@ function errors(doc) {
 // Soong's hooks.json is a format of its own (a version key, object matchers);
 // the schema describes the Codex and Claude Code format.
 // Hosts whose hooks files have events and fields of their own: the schema is
-// the codex/claude shape, and each of these profiles checks its own files.
-const otherFormats = ['soong', 'gemini', 'copilot', 'qwen'].map((p) => path.join(repo, 'fixtures', 'profiles', p) + path.sep);
+// the codex/claude shape, and each of these profiles checks its own files
+// (Droid's hooks.json is the bare map of events).
+const otherFormats = ['soong', 'gemini', 'copilot', 'qwen', 'droid'].map((p) => path.join(repo, 'fixtures', 'profiles', p) + path.sep);
 
 /**
  * Hooks files under dir: every hooks.json, and the files plugin manifests
