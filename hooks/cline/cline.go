@@ -19,10 +19,13 @@ var Profile = &hooks.Profile{
 	Name:    "cline",
 	HomeEnv: "CLINE_DIR",
 	HomeDir: ".cline",
-	// The workspace's .clinerules/hooks and .cline/hooks; no trust step.
-	ProjectDir:   ".cline",
-	ProjectFiles: []string{},
-	Events:       eventRules(),
+	// The workspace's .clinerules/hooks and .cline/hooks, read with no
+	// trust step: a project nobody answered for is read; the host's
+	// explicit "not trusted" keeps it unread.
+	ProjectDir:              ".cline",
+	ProjectTrustedByDefault: true,
+	ProjectFiles:            []string{},
+	Events:                  eventRules(),
 	// Cline's tools, its shell first (hookd event's default tool).
 	Tools: []string{"run_commands", "read_files", "editor", "apply_patch", "search_codebase", "fetch_web_content",
 		"ask_question", "skills", "submit_and_exit"},
@@ -64,10 +67,10 @@ func folders(p *hooks.Profile, opts hooks.DiscoverOptions) []struct{ dir, layer 
 	if home := hooks.ResolveHome(p, opts.Home); home != "" {
 		add(filepath.Join(home, "hooks"), hooks.LayerUser)
 	}
-	if opts.ProjectRoot != "" {
-		root := hooks.AbsClean(opts.ProjectRoot)
-		add(filepath.Join(root, ".clinerules", "hooks"), hooks.LayerProject)
-		add(filepath.Join(root, ".cline", "hooks"), hooks.LayerProject)
+	// The gate gives <root>/.cline; .clinerules is its sibling.
+	if dir := hooks.ProjectFolder(p, opts, hooks.ResolveHome(p, opts.Home)); dir != "" {
+		add(filepath.Join(filepath.Dir(dir), ".clinerules", "hooks"), hooks.LayerProject)
+		add(filepath.Join(dir, "hooks"), hooks.LayerProject)
 	}
 	return out
 }

@@ -185,3 +185,20 @@ func TestInput_FilledInOrder(t *testing.T) {
 		t.Errorf("%s", out)
 	}
 }
+
+func TestDiscovery_AnExplicitNotTrustedKeepsTheWorkspaceUnread(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("HOME", root)
+	ws := filepath.Join(root, "ws")
+	for _, d := range []string{".cline/hooks", ".clinerules/hooks"} {
+		os.MkdirAll(filepath.Join(ws, d), 0o755)
+		os.WriteFile(filepath.Join(ws, d, "PreToolUse"), []byte(`echo '{"cancel":true}'`), 0o755)
+	}
+	e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: ws},
+		Discover: hooks.DiscoverOptions{Home: filepath.Join(root, "home"), ProjectRoot: ws, ProjectTrustKnown: true}})
+	defer e.Close()
+	e.Load()
+	if list, _ := e.List(""); len(list) != 0 {
+		t.Errorf("an untrusted workspace's hooks were loaded: %v", list)
+	}
+}

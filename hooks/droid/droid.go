@@ -18,13 +18,15 @@ var Profile = &hooks.Profile{
 	HomeEnv:    "FACTORY_HOME",
 	HomeDir:    ".factory",
 	ProjectDir: ".factory",
-	// Droid reads the project's files with no trust step, so none is ever
-	// reported left out for want of trust.
-	ProjectFiles:   []string{},
-	BareHooksFiles: []string{hooksName},
-	Events:         eventRules(),
-	CompileMatcher: compileMatcher,
-	Tools:          tools,
+	// Droid reads the project's files with no trust step (droid exec):
+	// a project nobody answered for is read; the host's explicit "not
+	// trusted" keeps it unread.
+	ProjectTrustedByDefault: true,
+	ProjectFiles:            []string{settingsName, hooksName},
+	BareHooksFiles:          []string{hooksName},
+	Events:                  eventRules(),
+	CompileMatcher:          compileMatcher,
+	Tools:                   tools,
 	// Droid has no review step for hooks and no per-hook switch; project
 	// hooks run as soon as the folder is opened (measured with droid exec).
 	Trust:        false,
@@ -63,7 +65,8 @@ type folderHooks struct {
 }
 
 // discover loads the project's .factory folder (when hookd knows the
-// project root; Droid reads it with no trust step), then the user's
+// project root and no one said it is not trusted: Droid reads it with no
+// trust step), then the user's
 // (~/.factory, or $FACTORY_HOME), then the session hooks. In each folder
 // hooks.json holds the map of events itself; an event it names replaces
 // that event's groups in settings.json's "hooks". hooksDisabled: true in a
@@ -73,11 +76,8 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	opts.SessionHooks = d.SplitSessionState(opts.SessionHooks)
 	home := hooks.ResolveHome(p, opts.Home)
 	var folders []folderHooks
-	if opts.ProjectRoot != "" {
-		dir := filepath.Join(hooks.AbsClean(opts.ProjectRoot), p.ProjectDir)
-		if home == "" || !hooks.SameDir(dir, home) {
-			folders = append(folders, d.folder(p, dir, hooks.LayerProject))
-		}
+	if dir := hooks.ProjectFolder(p, opts, home); dir != "" {
+		folders = append(folders, d.folder(p, dir, hooks.LayerProject))
 	}
 	if home != "" {
 		folders = append(folders, d.folder(p, home, hooks.LayerUser))

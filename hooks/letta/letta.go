@@ -17,12 +17,15 @@ var Profile = &hooks.Profile{
 	// files, not the settings.
 	HomeDir:    ".letta",
 	ProjectDir: ".letta",
-	// Project settings are read with no trust step.
-	ProjectFiles:   []string{},
-	Events:         eventRules(),
-	CompileMatcher: compileMatcher,
-	Trust:          false,
-	NoEnablement:   true,
+	// Project settings are read with no trust step: a project nobody
+	// answered for is read; the host's explicit "not trusted" keeps it
+	// unread.
+	ProjectTrustedByDefault: true,
+	ProjectFiles:            []string{localName, settingsName},
+	Events:                  eventRules(),
+	CompileMatcher:          compileMatcher,
+	Trust:                   false,
+	NoEnablement:            true,
 	// Some events run their handlers one after another and stop at the
 	// first exit 2; the others run them at once and read every result.
 	// hookd runs all of them one after another (the results are the
@@ -67,13 +70,12 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	}
 	var user off
 	var project []off
-	if opts.ProjectRoot != "" {
-		dir := filepath.Join(hooks.AbsClean(opts.ProjectRoot), p.ProjectDir)
+	// ProjectFolder is "" when the project's folder is the user's: Letta
+	// then reads settings.local.json there and the user's settings.json
+	// once, as the user's.
+	if dir := hooks.ProjectFolder(p, opts, home); dir != "" {
 		for _, name := range []string{localName, settingsName} {
 			path := filepath.Join(dir, name)
-			if name == settingsName && home != "" && hooks.SameDir(dir, home) {
-				continue
-			}
 			if v, ok := d.settings(p, path, hooks.LayerProject); ok {
 				project = append(project, off{path, v})
 			}

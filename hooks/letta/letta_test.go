@@ -209,3 +209,17 @@ func TestUserPromptSubmit_NotForACommand(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 }
+
+func TestDiscovery_AnExplicitNotTrustedKeepsTheProjectUnread(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "proj")
+	os.MkdirAll(filepath.Join(project, ".letta"), 0o755)
+	os.WriteFile(filepath.Join(project, ".letta", "settings.local.json"), []byte(settings("Stop", "", "exit 2")), 0o600)
+	e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: project},
+		Discover: hooks.DiscoverOptions{Home: filepath.Join(root, "home"), ProjectRoot: project, ProjectTrustKnown: true}})
+	defer e.Close()
+	e.Load()
+	if list, _ := e.List(""); len(list) != 0 {
+		t.Errorf("an untrusted project's hooks were loaded: %v", list)
+	}
+}
