@@ -1,20 +1,5 @@
 package main
 
-// The hosts hookd serves. Each package registers its Profile with the engine
-// when linked (hooks.Register), as database/sql drivers and image formats
-// register themselves; --profile and initialize.profile pick among them. A Go
-// program embedding the engine links the hosts it wants the same way, or
-// passes a Profile in hooks.Options without registering any.
-import (
-	_ "github.com/hookd/hookd/hooks/claude"
-	_ "github.com/hookd/hookd/hooks/cline"
-	_ "github.com/hookd/hookd/hooks/codex"
-	_ "github.com/hookd/hookd/hooks/copilot"
-	_ "github.com/hookd/hookd/hooks/droid"
-	_ "github.com/hookd/hookd/hooks/gemini"
-	_ "github.com/hookd/hookd/hooks/letta"
-	_ "github.com/hookd/hookd/hooks/mind"
-	_ "github.com/hookd/hookd/hooks/mirri"
-	_ "github.com/hookd/hookd/hooks/qwen"
-	_ "github.com/hookd/hookd/hooks/soong"
-)
+// The hosts hookd serves: every profile the hosts package links (one line a
+// host, in hosts/hosts.go).
+import _ "github.com/hookd/hookd/hosts"

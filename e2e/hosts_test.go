@@ -5,12 +5,5 @@ package e2e
 // makes go test's cache run them again when a host package changes (the
 // cache cannot see into the go build of TestMain).
 import (
-	_ "github.com/hookd/hookd/hooks/claude"
-	_ "github.com/hookd/hookd/hooks/codex"
-	_ "github.com/hookd/hookd/hooks/copilot"
-	_ "github.com/hookd/hookd/hooks/gemini"
-	_ "github.com/hookd/hookd/hooks/mind"
-	_ "github.com/hookd/hookd/hooks/mirri"
-	_ "github.com/hookd/hookd/hooks/qwen"
-	_ "github.com/hookd/hookd/hooks/soong"
+	_ "github.com/hookd/hookd/hosts"
 )

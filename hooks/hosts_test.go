@@ -5,12 +5,5 @@ package hooks_test
 // in the external test package of the same test binary, registers them, and
 // the internal tests look them up by name (codexProfile, sortedProfiles).
 import (
-	_ "github.com/hookd/hookd/hooks/claude"
-	_ "github.com/hookd/hookd/hooks/codex"
-	_ "github.com/hookd/hookd/hooks/copilot"
-	_ "github.com/hookd/hookd/hooks/gemini"
-	_ "github.com/hookd/hookd/hooks/mind"
-	_ "github.com/hookd/hookd/hooks/mirri"
-	_ "github.com/hookd/hookd/hooks/qwen"
-	_ "github.com/hookd/hookd/hooks/soong"
+	_ "github.com/hookd/hookd/hosts"
 )

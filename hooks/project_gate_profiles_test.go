@@ -7,14 +7,7 @@ import (
 	"testing"
 
 	"github.com/hookd/hookd/hooks"
-	_ "github.com/hookd/hookd/hooks/claude"
-	_ "github.com/hookd/hookd/hooks/codex"
-	_ "github.com/hookd/hookd/hooks/copilot"
-	_ "github.com/hookd/hookd/hooks/gemini"
-	_ "github.com/hookd/hookd/hooks/mind"
-	_ "github.com/hookd/hookd/hooks/mirri"
-	_ "github.com/hookd/hookd/hooks/qwen"
-	_ "github.com/hookd/hookd/hooks/soong"
+	_ "github.com/hookd/hookd/hosts"
 )
 
 // projectFiles writes, under root, every file a repository can hold hooks
@@ -24,7 +17,7 @@ func projectFiles(t *testing.T, root, event string) {
 	group := `{"` + event + `": [{"hooks": [{"type": "command", "command": "true"}]}]}`
 	fm := "---\nname: x\nhooks:\n  " + event + ":\n    - hooks:\n        - type: command\n          command: \"true\"\n---\n"
 	files := map[string]string{}
-	for _, dir := range []string{".claude", ".codex", ".qwen", ".gemini", ".mind"} {
+	for _, dir := range []string{".claude", ".codex", ".qwen", ".gemini", ".mind", ".factory", ".letta"} {
 		files[dir+"/hooks.json"] = `{"hooks": ` + group + `}`
 		files[dir+"/settings.json"] = `{"hooks": ` + group + `}`
 		files[dir+"/settings.local.json"] = `{"hooks": ` + group + `}`
@@ -34,12 +27,16 @@ func projectFiles(t *testing.T, root, event string) {
 	}
 	files[".github/hooks/x.json"] = `{"version": 1, "hooks": {"` + event + `": [{"type": "command", "bash": "true"}]}}`
 	files[".github/copilot/settings.json"] = `{"hooks": {"` + event + `": [{"type": "command", "bash": "true"}]}}`
+	// Cline: one executable per event, named after it.
+	for _, dir := range []string{".clinerules/hooks", ".cline/hooks"} {
+		files[dir+"/"+event] = "#!/bin/sh\nexit 0\n"
+	}
 	for name, text := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
