@@ -54,6 +54,9 @@ $PLUGIN_DATA, $CODEX_HOME (an empty folder in $WORK), $HOOKD (this binary), $WOR
 type testOpts struct {
 	verbose, work, watch bool
 	run                  string
+	// --profiles, --json, --fail-on-different (cmd_hooktest_matrix.go).
+	profiles           string
+	json, failOnChange bool
 }
 
 func newTestCmd(cio *cmdIO) *cobra.Command {
@@ -70,6 +73,7 @@ func newTestCmd(cio *cmdIO) *cobra.Command {
 	cmd.Flags().BoolVar(&to.work, "work", false, "keep each script's $WORK folder and print its path")
 	cmd.Flags().BoolVar(&to.watch, "watch", false, "after the run, run the scripts again whenever a file of the plugin changes, until Ctrl-C")
 	cmd.Flags().StringVar(&to.run, "run", "", "run only the scripts whose name (file name without .txtar) matches this `regexp`")
+	addMatrixFlags(cmd, to)
 	return cmd
 }
 
@@ -103,6 +107,9 @@ func runTests(to *testOpts, args []string, cio *cmdIO) error {
 	// "exec hookd" in a script finds this binary first on $PATH.
 	if err := os.Symlink(self, filepath.Join(bin, "hookd")); err != nil {
 		return fmt.Errorf("put hookd on the scripts' PATH: %w", err)
+	}
+	if to.profiles != "" {
+		return runMatrix(to, suites, self, bin, cio)
 	}
 	err = runSuites(to, suites, self, bin, stdout)
 	if !to.watch {
@@ -235,6 +242,15 @@ type scriptRunner struct {
 	out                  io.Writer
 	verbose              bool
 	ran, failed, skipped int
+	// host, in a --profiles run, is the profile the scripts are translated
+	// to ($HOOKD_TEST_HOST); results collects each script's outcome.
+	host    string
+	results []scriptResult
+}
+
+// scriptResult is one script's outcome: PASS, FAIL or SKIP, and its log.
+type scriptResult struct {
+	name, status, log string
 }
 
 func (r *scriptRunner) runSuite(s suite, self, bin string, keepWork bool) {
@@ -242,9 +258,13 @@ func (r *scriptRunner) runSuite(s suite, self, bin string, keepWork bool) {
 		Files:    s.files,
 		TestWork: keepWork,
 		Setup: func(env *testscript.Env) error {
+			if r.host != "" {
+				env.Setenv(hostEnv, r.host)
+			}
 			return setupScriptEnv(env, s.plugin, self, bin, keepWork)
 		},
-		Cmds: scriptCmds(self),
+		Cmds:      scriptCmds(self),
+		Condition: hostCondition(r.host, s.plugin),
 	}
 	top := &scriptT{r: r}
 	func() {
@@ -373,6 +393,7 @@ func (t *scriptT) Run(name string, f func(testscript.T)) {
 		f(sub)
 	}()
 	t.r.ran++
+	t.r.results = append(t.r.results, scriptResult{name: name, status: status, log: sub.log.String()})
 	switch status {
 	case "FAIL":
 		t.r.failed++

@@ -30,6 +30,7 @@ import (
 func scriptCmds(self string) map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"hookd": func(ts *testscript.TestScript, neg bool, args []string) {
+			args = hostArgs(ts, args)
 			err := ts.Exec(self, args...)
 			switch {
 			case err != nil && !neg:
@@ -103,6 +104,7 @@ func cmdEvent(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("event: %v", err)
 	}
+	data = hostInput(ts, pos[0], data)
 	ts.Logf("%s: %s", *out, data)
 	ts.Check(os.WriteFile(ts.MkAbs(*out), append(data, '\n'), 0o644))
 }
