@@ -149,6 +149,9 @@ func portPlugin(root, to, out string) (*portReport, error) {
 	if err := copyTree(root, out, skip, r); err != nil {
 		return nil, err
 	}
+	if !slices.Contains(rootEnvHosts, to) && mentions(out, "PLUGIN_DATA") {
+		r.Lost = append(r.Lost, fmt.Sprintf("the plugin reads PLUGIN_DATA or CLAUDE_PLUGIN_DATA: %s gives a plugin no data folder, and hooks see neither variable", to))
+	}
 	body := translateHooks(t, from, src, r)
 	doc := map[string]any{"hooks": body}
 	if t.Layout.Version != 0 {
@@ -223,6 +226,9 @@ func translateHooks(t *hooks.PortTable, from string, src map[string]gjson.Result
 				if matchers[0] == "\x00" {
 					continue
 				}
+			} else if matchers[0] != "" && matchers[0] != "*" && !hostMatches(t.Profile, target) {
+				r.Lost = append(r.Lost, fmt.Sprintf("%s group %d: matcher %q: %s's %s has no matcher, so the group runs on every %s (%s)", ev, gi, matchers[0], t.Profile, target, target, t.Doc+"#matchers"))
+				matchers = []string{""}
 			} else if slices.Contains(exact, ev) && strings.Contains(matchers[0], "|") {
 				matchers = strings.Split(matchers[0], "|")
 				r.Changed = append(r.Changed, fmt.Sprintf("%s group %d: matcher %q split into one group per value (%s matches %s exactly)", ev, gi, g.Get("matcher").Str, t.Profile, target))
@@ -249,6 +255,36 @@ func translateHooks(t *hooks.PortTable, from string, src map[string]gjson.Result
 		}
 	}
 	return out
+}
+
+// hostMatches reports whether the host's event tests a matcher.
+func hostMatches(profile, event string) bool {
+	p, ok := hooks.LookupProfile(profile)
+	if !ok {
+		return true
+	}
+	ev := p.Event(event)
+	return ev == nil || ev.MatchField != ""
+}
+
+// mentions reports whether a file of the copied plugin (up to 1 MiB each)
+// holds word.
+func mentions(dir, word string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || found || !d.Type().IsRegular() {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+		found = bytes.Contains(b, []byte(word))
+		return nil
+	})
+	return found
 }
 
 func eventOrder(ev string) int {
