@@ -72,4 +72,13 @@ fi
 cd "${HOOKD_PLUGIN:-.}"
 # Word splitting of the two lists is wanted: they hold several words.
 # shellcheck disable=SC2086
-exec "$hookd" test ${HOOKD_ARGS:-} ${HOOKD_SCRIPTS:-}
+if [ -z "${HOOKD_PROFILES:-}" ]; then
+	exec "$hookd" test ${HOOKD_ARGS:-} ${HOOKD_SCRIPTS:-}
+fi
+# The plugin's own scripts first, then the matrix over the hosts.
+"$hookd" test ${HOOKD_ARGS:-} ${HOOKD_SCRIPTS:-}
+case ${HOOKD_FAIL_ON_DIFFERENT:-false} in
+true | 1) set -- --fail-on-different ;;
+*) set -- ;;
+esac
+exec "$hookd" test --profiles "$HOOKD_PROFILES" "$@" ${HOOKD_SCRIPTS:-}

@@ -70,6 +70,25 @@ func TestAction_AFailingScriptFailsTheStep(t *testing.T) {
 	}
 }
 
+// TestAction_ProfilesPrintsTheMatrix: with profiles the step runs the
+// plugin's scripts, then the matrix; fail-on-different fails the job on a
+// different cell.
+func TestAction_ProfilesPrintsTheMatrix(t *testing.T) {
+	script := actionScript(t)
+	hookd := hostBinary(t)
+	plugin, _ := filepath.Abs(filepath.Join("..", "fixtures", "plugins", "example-guard"))
+	base := append(os.Environ(), "HOOKD_BIN="+hookd, "HOOKD_PLUGIN="+plugin, "RUNNER_TEMP="+t.TempDir(), "GITHUB_PATH=", "HOOKD_PROFILES=codex,gemini")
+	out := run(t, t.TempDir(), append(base, "HOOKD_FAIL_ON_DIFFERENT=false"), "bash", script)
+	if !strings.Contains(out, "PASS: 3 scripts") || !regexp.MustCompile(`(?m)^  gemini +0 / 2 / 1$`).MatchString(out) {
+		t.Errorf("the step printed:\n%s\nwant the scripts passing, then the matrix's counts", out)
+	}
+	cmd := exec.CommandContext(t.Context(), "bash", script)
+	cmd.Env = append(base, "HOOKD_FAIL_ON_DIFFERENT=true")
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("fail-on-different passed with different cells:\n%s", out)
+	}
+}
+
 // hostBinary is this machine's binary from the release build.
 func hostBinary(t *testing.T) string {
 	t.Helper()
@@ -91,12 +110,12 @@ func TestAction_EveryInputReachesTheScript(t *testing.T) {
 	if !strings.Contains(string(yml), `"$GITHUB_ACTION_PATH/action/hookd-test.sh"`) {
 		t.Error("action.yml does not run action/hookd-test.sh")
 	}
-	inputs := regexp.MustCompile(`(?m)^  ([a-z]+):\n    description:`).FindAllStringSubmatch(string(yml), -1)
-	if len(inputs) != 4 {
-		t.Fatalf("found %d inputs in action.yml, want version, path, scripts, args", len(inputs))
+	inputs := regexp.MustCompile(`(?m)^  ([a-z-]+):\n    description:`).FindAllStringSubmatch(string(yml), -1)
+	if len(inputs) != 6 {
+		t.Fatalf("found %d inputs in action.yml, want version, path, scripts, args, profiles, fail-on-different", len(inputs))
 	}
 	for _, in := range inputs {
-		m := regexp.MustCompile(`(?m)^        (HOOKD_[A-Z]+): \$\{\{ inputs\.` + in[1] + ` \}\}$`).FindStringSubmatch(string(yml))
+		m := regexp.MustCompile(`(?m)^        (HOOKD_[A-Z_]+): \$\{\{ inputs\.` + in[1] + ` \}\}$`).FindStringSubmatch(string(yml))
 		if m == nil {
 			t.Errorf("input %s is not passed to the step's environment", in[1])
 			continue

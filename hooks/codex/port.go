@@ -20,10 +20,10 @@ func init() {
 			TimeoutKey: "timeout", TimeoutScale: 1, RootVar: "${PLUGIN_ROOT}",
 		},
 		Rules: []hooks.PortRule{
-			{Event: "PreToolUse", Field: "decision", Text: "codex: a PreToolUse ask or approve, an allow without updatedInput and a deny without a reason are rejected (the hook fails)", Section: "#per-event"},
-			{Event: "PreToolUse", Field: "updated-input", Text: "codex: a PreToolUse updatedInput counts only with permissionDecision allow, and for Bash only with a string command", Section: "#per-event"},
-			{Event: "PermissionRequest", Field: "updated-input", Text: "codex: a PermissionRequest updatedInput is rejected", Section: "#per-event"},
-			{Field: "stop-reason", Text: "codex: continue:false and stopReason are rejected on PreToolUse and PermissionRequest", Section: "#per-event"},
+			{Event: "PreToolUse", Field: "decision", Text: "codex: a PreToolUse ask or approve, an allow without updatedInput and a deny without a reason are rejected (the hook fails)"},
+			{Event: "PreToolUse", Field: "updated-input", Text: "codex: a PreToolUse updatedInput counts only with permissionDecision allow, and for Bash only with a string command"},
+			{Event: "PermissionRequest", Field: "updated-input", Text: "codex: a PermissionRequest updatedInput is rejected"},
+			{Field: "stop-reason", Text: "codex: continue:false and stopReason are rejected on PreToolUse and PermissionRequest"},
 		},
 	})
 }

@@ -9,6 +9,7 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -108,8 +109,10 @@ func hostCondition(host, plugin string) func(string) (bool, error) {
 		if !ok {
 			return false, fmt.Errorf("unknown condition %q (hookd test adds [host:NAME])", cond)
 		}
-		if _, known := hooks.LookupPortTable(name); !known {
-			return false, fmt.Errorf("[host:%s]: no such profile (known: %s)", name, strings.Join(hooks.PortTableNames(), ", "))
+		if _, known := hooks.LookupProfile(name); !known {
+			names := hooks.ProfileNames()
+			sort.Strings(names)
+			return false, fmt.Errorf("[host:%s]: no such profile (known: %s)", name, strings.Join(names, ", "))
 		}
 		return name == host, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -70,7 +71,8 @@ type matrixOut struct {
 
 // matrixHosts resolves --profiles.
 func matrixHosts(spec string) ([]string, error) {
-	all := hooks.PortTableNames()
+	all := hooks.ProfileNames()
+	sort.Strings(all)
 	if spec == "all" {
 		return all, nil
 	}
@@ -175,8 +177,11 @@ func matrixSuite(to *testOpts, s suite, hosts []string, self, bin string) (*matr
 	perHost := map[string]map[string]scriptResult{}
 	notes := map[string]string{}
 	for _, h := range hosts {
-		t, _ := hooks.LookupPortTable(h)
+		t, ok := hooks.LookupPortTable(h)
 		switch {
+		case !ok:
+			notes[h] = "the profile has no port table (hooks.RegisterPortTable)"
+			continue
 		case t.NoPlugins != "":
 			notes[h] = t.NoPlugins
 			continue
@@ -215,11 +220,11 @@ func matrixSuite(to *testOpts, s suite, hosts []string, self, bin string) (*matr
 			failed = true
 		}
 		for _, h := range hosts {
-			t, _ := hooks.LookupPortTable(h)
 			if note, ok := notes[h]; ok {
-				mt.Cells[h] = matrixCell{Outcome: cellNotExpressibe, Rule: h + ": " + note, Link: t.Doc}
+				mt.Cells[h] = matrixCell{Outcome: cellNotExpressibe, Rule: h + ": " + note, Link: "profile-" + h + ".md"}
 				continue
 			}
+			t, _ := hooks.LookupPortTable(h)
 			c := compareCell(t, b, perHost[h][name])
 			if rep := mp.Ports[h]; rep != nil {
 				c.Detail = strings.ReplaceAll(c.Detail, rep.Out+string(filepath.Separator), "")
