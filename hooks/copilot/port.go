@@ -33,6 +33,7 @@ func init() {
 			{Event: "PreToolUse", Field: "updated-input", Text: "copilot: preToolUse rewrites the arguments with modifiedArgs; the last one is used unless the call is denied", Section: "#combining"},
 			{Event: "PreToolUse", Field: "status", Text: "copilot: hooks run one after another and the first preToolUse deny skips the rest (afterDeny)", Section: "#handlers"},
 			{Event: "SessionStart", Field: "status", Text: "copilot: sessionStart has no matcher: a group for startup|resume runs on every source", Section: "#matchers"},
+			{Field: "system-message", Text: "copilot: systemMessage is not read on any event", Section: "#reading-output"},
 			{Field: "context", Text: "copilot: plain text on stdout is ignored; only additionalContext reaches the model, on sessionStart, userPromptSubmitted, postToolUse, subagentStart and notification", Section: "#reading-output"},
 		},
 	})

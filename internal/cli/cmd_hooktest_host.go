@@ -26,6 +26,9 @@ const hostEnv = "HOOKD_TEST_HOST"
 // the host.
 const notExpressible = "not expressible: "
 
+// renamedTool starts the log line of a tool name the host spells otherwise.
+const renamedTool = "translated: tool "
+
 func testHost(ts *testscript.TestScript) *hooks.PortTable {
 	h := ts.Getenv(hostEnv)
 	if h == "" {
@@ -81,6 +84,9 @@ func hostInput(ts *testscript.TestScript, event string, data []byte) []byte {
 		n, ok := t.Tool(tool.Str)
 		if !ok {
 			ts.Fatalf("%s", notExpressible+t.Profile+" has no tool "+tool.Str+" ("+t.Doc+"#matchers)")
+		}
+		if n != tool.Str {
+			ts.Logf("%s%s is %s on %s", renamedTool, tool.Str, n, t.Profile)
 		}
 		data, _ = sjson.SetBytes(data, "tool_name", n)
 	}

@@ -265,6 +265,14 @@ func compareCell(t *hooks.PortTable, base, got scriptResult) matrixCell {
 	} else {
 		c.Rule = fmt.Sprintf("%s: no rule in the %s table explains a different %s on %s", t.Profile, t.Profile, field, event)
 	}
+	if got.status == "FAIL" {
+		// A hook that compares tool_name with Claude Code's name misses
+		// the host's: say so beside the rule.
+		if i := strings.LastIndex(got.log, renamedTool); i >= 0 {
+			line, _, _ := strings.Cut(got.log[i+len(renamedTool):], "\n")
+			c.Rule += "; also, tool " + line + ": a hook that compares tool_name with Claude Code's name does not see it"
+		}
+	}
 	return c
 }
 
