@@ -48,10 +48,11 @@ var toolEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
 // PreCompress).
 var exactMatchEvents = map[string][]string{"gemini": {"SessionStart", "SessionEnd", "PreCompact"}}
 
-// rootEnvHosts export CLAUDE_PLUGIN_ROOT to a plugin's hooks themselves;
-// elsewhere the port exports it (and PLUGIN_ROOT) in front of the command,
-// so scripts that read it from the environment keep working.
-var rootEnvHosts = []string{"claude", "codex", "copilot"}
+// rootEnvHosts export both CLAUDE_PLUGIN_ROOT and PLUGIN_ROOT to a
+// plugin's hooks themselves; elsewhere the port exports them in front of the
+// command, so scripts that read them from the environment keep working
+// (Claude Code sets no PLUGIN_ROOT).
+var rootEnvHosts = []string{"codex", "copilot"}
 
 // sourceHooks reads a plugin's hooks: the manifest's "hooks" (an object, a
 // path, or a list of either) else hooks/hooks.json, as {event: [groups]}.
@@ -149,7 +150,7 @@ func portPlugin(root, to, out string) (*portReport, error) {
 	if err := copyTree(root, out, skip, r); err != nil {
 		return nil, err
 	}
-	if !slices.Contains(rootEnvHosts, to) && mentions(out, "PLUGIN_DATA") {
+	if !slices.Contains(rootEnvHosts, to) && to != "claude" && mentions(out, "PLUGIN_DATA") {
 		r.Lost = append(r.Lost, fmt.Sprintf("the plugin reads PLUGIN_DATA or CLAUDE_PLUGIN_DATA: %s gives a plugin no data folder, and hooks see neither variable", to))
 	}
 	body := translateHooks(t, from, src, r)
@@ -339,7 +340,7 @@ func portHandler(t *hooks.PortTable, from, ev string, gi, hi int, h gjson.Result
 		r.Lost = append(r.Lost, fmt.Sprintf("%s: %v", where, err))
 		return nil
 	}
-	if t.Profile == "claude" || t.Profile == from {
+	if t.Profile == from {
 		return out
 	}
 	if cmd, ok := out["command"].(string); ok && t.Layout.RootVar != "" {
