@@ -77,9 +77,9 @@ func TestAction_ProfilesPrintsTheMatrix(t *testing.T) {
 	script := actionScript(t)
 	hookd := hostBinary(t)
 	plugin, _ := filepath.Abs(filepath.Join("..", "fixtures", "plugins", "example-guard"))
-	base := append(os.Environ(), "HOOKD_BIN="+hookd, "HOOKD_PLUGIN="+plugin, "RUNNER_TEMP="+t.TempDir(), "GITHUB_PATH=", "HOOKD_PROFILES=codex,gemini")
+	base := append(os.Environ(), "HOOKD_BIN="+hookd, "HOOKD_PLUGIN="+plugin, "RUNNER_TEMP="+t.TempDir(), "GITHUB_PATH=", "HOOKD_PROFILES=codex,copilot")
 	out := run(t, t.TempDir(), append(base, "HOOKD_FAIL_ON_DIFFERENT=false"), "bash", script)
-	if !strings.Contains(out, "PASS: 3 scripts") || !regexp.MustCompile(`(?m)^  gemini +0 / 2 / 1$`).MatchString(out) {
+	if !strings.Contains(out, "PASS: 3 scripts") || !regexp.MustCompile(`(?m)^  copilot +0 / 2 / 1$`).MatchString(out) {
 		t.Errorf("the step printed:\n%s\nwant the scripts passing, then the matrix's counts", out)
 	}
 	cmd := exec.CommandContext(t.Context(), "bash", script)

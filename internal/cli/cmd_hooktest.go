@@ -258,10 +258,14 @@ func (r *scriptRunner) runSuite(s suite, self, bin string, keepWork bool) {
 		Files:    s.files,
 		TestWork: keepWork,
 		Setup: func(env *testscript.Env) error {
+			if err := setupScriptEnv(env, s.plugin, self, bin, keepWork); err != nil {
+				return err
+			}
 			if r.host != "" {
 				env.Setenv(hostEnv, r.host)
+				hideHostVars(env)
 			}
-			return setupScriptEnv(env, s.plugin, self, bin, keepWork)
+			return nil
 		},
 		Cmds:      scriptCmds(self),
 		Condition: hostCondition(r.host, s.plugin),

@@ -123,3 +123,18 @@ func hostCondition(host, plugin string) func(string) (bool, error) {
 		return name == host, nil
 	}
 }
+
+// hideHostVars drops the plugin variables a script's environment carries
+// for its own use from what hookd, and so the hooks, inherit: under another
+// host a hook gets only what that host gives ($PLUGIN stays).
+func hideHostVars(env *testscript.Env) {
+	drop := []string{"PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT", "PLUGIN_DATA", "CLAUDE_PLUGIN_DATA"}
+	kept := env.Vars[:0]
+	for _, kv := range env.Vars {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(drop, name) {
+			kept = append(kept, kv)
+		}
+	}
+	env.Vars = kept
+}

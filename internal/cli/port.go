@@ -354,6 +354,10 @@ func portHandler(t *hooks.PortTable, from, ev string, gi, hi int, h gjson.Result
 		}
 		out["command"] = n
 	}
+	if cmd, ok := out["command"].(string); ok && adaptNeeds(t.Profile, ev) {
+		out["command"] = fmt.Sprintf("set -o pipefail; { %s\n} | hookd port-output --to %s --event %s", cmd, t.Profile, ev)
+		r.Changed = append(r.Changed, fmt.Sprintf("%s: stdout piped through hookd port-output, which gives a Claude Code answer the fields %s reads (hookd must be on the hooks' PATH)", where, t.Profile))
+	}
 	if v, ok := out["timeout"].(float64); ok {
 		delete(out, "timeout")
 		out[t.Layout.TimeoutKey] = v * float64(t.Layout.TimeoutScale)
