@@ -228,6 +228,9 @@ func matrixSuite(to *testOpts, s suite, hosts []string, self, bin string) (*matr
 			c := compareCell(t, b, perHost[h][name])
 			if rep := mp.Ports[h]; rep != nil {
 				c.Detail = strings.ReplaceAll(c.Detail, rep.Out+string(filepath.Separator), "")
+				if c.Outcome == cellDifferent && strings.Contains(c.Rule, "no rule in the") && len(rep.Lost) > 0 {
+					c.Rule += "; the port could not carry over: " + strings.Join(rep.Lost, "; ")
+				}
 			}
 			mt.Cells[h] = c
 		}

@@ -150,7 +150,7 @@ func portPlugin(root, to, out string) (*portReport, error) {
 	if err := copyTree(root, out, skip, r); err != nil {
 		return nil, err
 	}
-	if !slices.Contains(rootEnvHosts, to) && to != "claude" && mentions(out, "PLUGIN_DATA") {
+	if to != "claude" && to != "codex" && mentions(out, "PLUGIN_DATA") {
 		r.Lost = append(r.Lost, fmt.Sprintf("the plugin reads PLUGIN_DATA or CLAUDE_PLUGIN_DATA: %s gives a plugin no data folder, and hooks see neither variable", to))
 	}
 	body := translateHooks(t, from, src, r)
