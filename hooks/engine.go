@@ -394,6 +394,9 @@ func (e *Engine) runPlan(ctx context.Context, p *plan) (*Result, error) {
 	if ev.Combine != nil {
 		ev.Combine(res, syncOuts)
 	}
+	if ev.ReadFiles != nil {
+		ev.ReadFiles(e.opts.Session, res)
+	}
 	e.afterCombine(ev, func() []byte { return stdin }, res)
 	e.spillResult(res, syncOuts)
 	// Report in configuration order, with the checked sync outcomes.

@@ -103,6 +103,7 @@ func (e *Engine) plan(event string, input []byte, turnID string, dry bool) (*pla
 // run (no hook matches, or every match is skipped). It then returns Run's
 // result with ok true, computed on the caller's goroutine without blocking:
 // no process, no stdin JSON unless the profile's AfterCombine reads it.
+// An event whose rules read files (EventRules.ReadFiles) never does.
 // Argument errors are returned with ok true as well. When handlers would run
 // it returns ok false and the caller calls Run.
 func (e *Engine) QuickRun(event string, input []byte, turnID string) (res *Result, ok bool, err error) {
@@ -110,7 +111,7 @@ func (e *Engine) QuickRun(event string, input []byte, turnID string) (res *Resul
 	if err != nil {
 		return nil, true, err
 	}
-	if len(p.run) > 0 {
+	if len(p.run) > 0 || p.ev.ReadFiles != nil {
 		return nil, false, nil
 	}
 	defer e.endScope(p.ev, p.scope)
@@ -122,6 +123,9 @@ func (e *Engine) finishIdle(p *plan) *Result {
 	res := p.res
 	if p.ev.Combine != nil {
 		p.ev.Combine(res, nil)
+	}
+	if p.ev.ReadFiles != nil {
+		p.ev.ReadFiles(e.opts.Session, res)
 	}
 	e.afterCombine(p.ev, func() []byte { return e.buildInput(p.ev, p.input, p.turnID) }, res)
 	e.spillResult(res, nil)

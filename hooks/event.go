@@ -59,6 +59,13 @@ type EventRules struct {
 	// Combine folds the outcomes of sync handlers, in configuration order, into
 	// res. It sets Decision and the event's fields; the engine fills the rest.
 	Combine func(res *Result, outs []Outcome)
+	// ReadFiles, when set, adds to a combined result what it reads from
+	// files a hook or the host may have written (Claude Code's
+	// CLAUDE_ENV_FILE). It runs on the run's goroutine after Combine and
+	// before the profile's AfterCombine, never on the goroutine that reads
+	// requests nor under the engine's locks: a run of such an event never
+	// takes the quick path (QuickRun), even when no handler matches.
+	ReadFiles func(s Session, res *Result)
 }
 
 // MatchTargets returns the names a matcher may match for this event's input:

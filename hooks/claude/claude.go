@@ -463,15 +463,10 @@ const (
 //     (UserPromptSubmit), a new session start and a tool that ran
 //     (PostToolUse, PostToolUseFailure) start the count again.
 //   - ConfigChange cannot block a change of the managed policy settings.
-//   - SessionStart hands the host what the session's CLAUDE_ENV_FILEs set
-//     (env.go).
 func claudeAfterCombine(st *hooks.State, ev *hooks.EventRules, input []byte, res *hooks.Result) {
 	switch ev.Name {
 	case "UserPromptSubmit", "SessionStart", "PostToolUse", "PostToolUseFailure":
 		st.SetInt(claudeTurnKey, st.Int(claudeTurnKey)+1)
-		if ev.Name == EnvFileEvent {
-			envFileOutput(st, res)
-		}
 	case "Stop", "SubagentStop":
 		claudeStopCapRule(st, ev, input, res)
 	case "ConfigChange":

@@ -1,6 +1,9 @@
 package claude
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/envfile"
+	"github.com/hookd/hookd/internal/regfile"
 	"github.com/hookd/hookd/plugins"
 )
 
@@ -55,22 +59,40 @@ func sessionEnvDir(s hooks.Session) string {
 	return filepath.Join(s.Home, "session-env", s.ID)
 }
 
+// maxEnvFileBytes bounds what is read of all of a session's env files
+// together: real ones are a few export lines, and a hook can make its
+// CLAUDE_ENV_FILE anything (a FIFO, a link to /dev/zero, a file of any size).
+const maxEnvFileBytes = 1 << 20
+
 // envFileOutput puts the variables the session's env files set into
 // res.Output["env"] (an object, in the order the files and lines set them)
-// and a warning per line skipped into the system messages.
-func envFileOutput(st *hooks.State, res *hooks.Result) {
-	dir := sessionEnvDir(st.Session())
+// and a warning per line or file skipped into the system messages. It is the
+// SessionStart rules' ReadFiles: it runs on the run's own goroutine, never
+// on the one that reads requests and never under the engine's locks, since
+// reading what a hook left at a path is file I/O. Each file is opened without
+// waiting (regfile): a FIFO, a device or a folder is skipped with a warning,
+// and so is what passes maxEnvFileBytes.
+func envFileOutput(s hooks.Session, res *hooks.Result) {
+	dir := sessionEnvDir(s)
 	if dir == "" {
 		return
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "sessionstart-hook-*.sh"))
 	slices.SortFunc(files, func(a, b string) int { return envFileNumber(a) - envFileNumber(b) })
 	var vars []envfile.Var
+	left := int64(maxEnvFileBytes)
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := regfile.ReadFile(f, left)
+		if errors.Is(err, regfile.ErrTooLarge) && left < maxEnvFileBytes {
+			err = fmt.Errorf("the session's env files together are larger than %d MiB", maxEnvFileBytes>>20)
+		}
 		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				res.SystemMessages = append(res.SystemMessages, hooks.Message{Hook: f, Text: "CLAUDE_ENV_FILE skipped: " + err.Error()})
+			}
 			continue
 		}
+		left -= int64(len(data))
 		vs, warns, err := envfile.Parse(data, os.Environ())
 		if err != nil {
 			warns = []string{err.Error()}

@@ -176,6 +176,11 @@ func claudeEventRules() []*hooks.EventRules {
 		if ce.timeout > 0 {
 			ev.DefaultTimeout = ce.timeout
 		}
+		if ce.name == EnvFileEvent {
+			// SessionStart hands the host what the session's
+			// CLAUDE_ENV_FILEs set (env.go).
+			ev.ReadFiles = envFileOutput
+		}
 		if ce.name == "SessionEnd" {
 			ev.ForceSync, ev.EndsSession = true, true
 			ev.Budget, ev.BudgetFor = claudeSessionEndBudget, claudeSessionEndBudgetFor

@@ -6,3 +6,5 @@ package regfile
 // FIFOs in the file system here (Windows named pipes live in their own
 // namespace), so nothing is needed.
 const OpenFlag = 0
+
+func isNoReader(error) bool { return false }

@@ -1,9 +1,13 @@
-// Package regfile reads small configuration files without ever blocking on
-// something that is not a file. A FIFO, a device or a socket put where a
-// hooks.json or config.toml is expected would block a plain open or read for
-// ever (and with it initialize, reload or a trust write); here the open never
-// waits, and the opened file, not the path, is checked before a byte is read,
-// so swapping the file between a check and the open changes nothing.
+// Package regfile is how hookd opens every file at a path that a hook, a
+// project, a plugin or another process can create: configuration files,
+// CLAUDE_ENV_FILEs, spilled output, recordings. Any of them can be a FIFO, a
+// device (a link to /dev/zero), a socket or a file of any size. A plain open
+// of a FIFO waits for ever for the other end, and reading /dev/zero never
+// ends; here the open never waits, the opened file, not the path, is checked
+// to be a regular file before a byte is read or written, and reads are
+// bounded, so swapping the file between a check and the open changes
+// nothing. A test in this package fails when code elsewhere opens such paths
+// another way (scan_test.go).
 package regfile
 
 import (
@@ -17,11 +21,30 @@ import (
 // regular file (a directory, FIFO, device or socket).
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrTooLarge is the error for a file larger than the bound it is read with.
+var ErrTooLarge = errors.New("file too large")
+
 // Open opens path for reading without waiting on a FIFO's writer, and returns
 // it only if what was opened is a regular file.
 func Open(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|OpenFlag, 0)
+	return open(path, os.O_RDONLY, 0)
+}
+
+// OpenAppend opens path for appending, creating it (with perm) when it does
+// not exist, without waiting on a FIFO's reader, and returns it only if what
+// was opened is a regular file. A FIFO with a reader, a device or a socket is
+// refused after the open, before anything is written.
+func OpenAppend(path string, perm os.FileMode) (*os.File, error) {
+	return open(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+}
+
+func open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|OpenFlag, perm)
 	if err != nil {
+		if isNoReader(err) {
+			// O_WRONLY|O_NONBLOCK on a FIFO nobody reads.
+			return nil, fmt.Errorf("%s: %w (named pipe)", path, ErrNotRegular)
+		}
 		return nil, err
 	}
 	fi, err := f.Stat()
@@ -34,9 +57,26 @@ func Open(path string) (*os.File, error) {
 		if fi.IsDir() {
 			return nil, errors.New("is a directory")
 		}
-		return nil, fmt.Errorf("%w (%s)", ErrNotRegular, fi.Mode().Type())
+		return nil, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(fi.Mode()))
 	}
 	return f, nil
+}
+
+// typeName names a file type the way a message to a person should.
+func typeName(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeCharDevice != 0:
+		return "character device"
+	case m&os.ModeDevice != 0:
+		return "device"
+	case m&os.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return m.Type().String()
 }
 
 // ReadFile reads the regular file at path, refusing anything else and any
@@ -47,7 +87,13 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	tooLarge := fmt.Errorf("larger than %d MiB", max>>20)
+	return ReadAll(f, max)
+}
+
+// ReadAll reads what is left of f, refusing more than max bytes: it never
+// holds more than max+1 bytes of a file that grows while it is read.
+func ReadAll(f *os.File, max int64) ([]byte, error) {
+	tooLarge := fmt.Errorf("%w: larger than %s", ErrTooLarge, size(max))
 	if fi, err := f.Stat(); err == nil && fi.Size() > max {
 		return nil, tooLarge
 	}
@@ -56,4 +102,12 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, tooLarge
 	}
 	return data, err
+}
+
+// size writes a bound in MiB when it is a whole number of them, else in bytes.
+func size(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
