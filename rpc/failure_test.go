@@ -21,7 +21,13 @@ type rawHarness struct {
 	msgs chan gjson.Result
 	code chan int
 	done chan struct{} // closed when Serve has returned
+	// stop, once closed, makes the harness read no more of hookd's
+	// output: a host that stopped reading stdout.
+	stop chan struct{}
 }
+
+// stopReading makes the harness a host that reads nothing more.
+func (h *rawHarness) stopReading() { close(h.stop) }
 
 func newRawHarness(t *testing.T, opts Options) *rawHarness {
 	t.Helper()
@@ -29,7 +35,7 @@ func newRawHarness(t *testing.T, opts Options) *rawHarness {
 	t.Setenv("TMPDIR", t.TempDir())
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	h := &rawHarness{in: inW, msgs: make(chan gjson.Result, 1000), code: make(chan int, 1), done: make(chan struct{})}
+	h := &rawHarness{in: inW, msgs: make(chan gjson.Result, 1000), code: make(chan int, 1), done: make(chan struct{}), stop: make(chan struct{})}
 	opts.Framing = FramingJSONL
 	go func() {
 		h.code <- Serve(inR, outW, nil, opts)
@@ -40,6 +46,11 @@ func newRawHarness(t *testing.T, opts Options) *rawHarness {
 		sc := bufio.NewScanner(outR)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
+			select {
+			case <-h.stop:
+				return
+			default:
+			}
 			h.msgs <- gjson.Parse(sc.Text())
 		}
 		close(h.msgs)

@@ -72,10 +72,42 @@ type Options struct {
 // positive: four messages of the default maximum size.
 const DefaultMaxInFlightBytes = 4 * DefaultMaxMessageBytes
 
-// exitWriteGrace is how long an ending session's last replies may wait for a
-// host to read them before writes are abandoned, so that a host that stopped
-// reading stdout cannot keep hookd alive.
-const exitWriteGrace = 2 * time.Second
+// The bounds of an ending session (exit, a signal, stdin EOF with
+// onStdinClose "cancel", the host's death). Handlers are killed at once: each
+// hook gets SIGTERM, then SIGKILL the profile's kill grace later. Their
+// -32800 replies must still reach the host, so the writer gives up only once
+// every kill has had its grace, its reaping and a write grace of its own:
+// exitBound of the profile's kill grace. A request still unanswered then (or
+// a reply the host did not read) is logged, never lost silently, and the
+// session ends anyway. docs/failure-modes.md lists the figures per profile.
+const (
+	// exitReapGrace is how long a handler may take, after its SIGKILL, to be
+	// reaped and to return its reply.
+	exitReapGrace = time.Second
+	// exitWriteGrace is how long the last replies may wait for a host that
+	// is slow to read them; a host that stopped reading stdout cannot keep
+	// hookd alive past it.
+	exitWriteGrace = 2 * time.Second
+)
+
+// exitBound is how long an ending session waits for its handlers' replies
+// under a profile whose kill grace is killGrace.
+func exitBound(killGrace time.Duration) time.Duration {
+	return max(killGrace, 0) + exitReapGrace + exitWriteGrace
+}
+
+// MaxExitBound is the longest an ending session can take under any profile
+// registered (exitBound, then the end-of-session work's reaping): hookd
+// serve's bound after a signal must be longer.
+func MaxExitBound() time.Duration {
+	longest := time.Duration(0)
+	for _, name := range hooks.ProfileNames() {
+		if p, ok := hooks.LookupProfile(name); ok {
+			longest = max(longest, p.KillGrace)
+		}
+	}
+	return exitBound(longest) + exitReapGrace
+}
 
 // A method is one entry of the dispatch table.
 type method struct {
@@ -226,27 +258,50 @@ func (s *Server) shutdownCode() int {
 	return 1
 }
 
-// exit kills every running handler, waits for their replies and ends Serve
-// with code. Only the first call counts.
+// exit kills every running handler, waits for their replies (at most
+// exitBound of the profile's kill grace) and ends Serve with code. Only the
+// first call counts. It never blocks its caller, which may be the reader.
 func (s *Server) exit(code int) {
 	s.exitOnce.Do(func() {
 		s.exitCode = code
 		s.mu.Lock()
 		s.exiting = true
+		e := s.engine
 		s.mu.Unlock()
 		s.cancelBase()
+		grace := time.Duration(0)
+		if e != nil {
+			grace = e.Profile().KillGrace
+			// Async handlers are killed alongside the requests', not after.
+			go s.endSession(e)
+		}
+		bound := exitBound(grace)
 		// Replies to the handlers just killed get their chance; a host that
 		// does not read them does not hold the exit up.
-		abandon := time.AfterFunc(exitWriteGrace, s.stream.Abandon)
+		abandon := time.AfterFunc(bound, s.stream.Abandon)
+		finished := make(chan struct{})
 		go func() {
-			defer abandon.Stop()
 			s.inflight.Wait()
-			s.mu.Lock()
-			e := s.engine
-			s.mu.Unlock()
 			if e != nil {
 				s.endSession(e)
 				e.Close()
+			}
+			close(finished)
+		}()
+		go func() {
+			defer abandon.Stop()
+			deadline := time.NewTimer(bound + exitReapGrace)
+			defer deadline.Stop()
+			select {
+			case <-finished:
+			case <-deadline.C:
+				s.mu.Lock()
+				ids := make([]string, 0, len(s.cancels))
+				for id := range s.cancels {
+					ids = append(ids, idString(id))
+				}
+				s.mu.Unlock()
+				s.log.Error("reply lost: hookd is ending and these requests have not finished within the bound", "ids", strings.Join(ids, ","), "bound", bound)
 			}
 			close(s.done)
 		}()
@@ -434,9 +489,10 @@ func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, e
 	} else {
 		rerr = conn.Reply(ctx, req.ID, result)
 	}
-	// A host that stopped reading was reported once, when it was noticed.
-	if rerr != nil && !errors.Is(rerr, ErrWriteStuck) {
-		s.log.Error("reply lost: cannot write it", "method", req.Method, "id", req.ID.String(), "err", rerr)
+	// Every reply lost is logged, with its request: the host never sees
+	// it, and this line is all that says what became of the request.
+	if rerr != nil {
+		s.log.Error("reply lost: cannot write it", "method", req.Method, "id", idString(req.ID), "err", rerr)
 	}
 }
 

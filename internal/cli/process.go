@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/hookd/hookd/rpc"
 )
 
 func newLogger(level string, w io.Writer) (*slog.Logger, error) {
@@ -23,9 +25,11 @@ func newLogger(level string, w io.Writer) (*slog.Logger, error) {
 }
 
 // stopBound is how long hookd may take to end after the first SIGINT or
-// SIGTERM: hooks get their kill grace (at most 2 s), the last replies 2 s
-// more, and whatever is still stuck after this is left to the process's end.
-const stopBound = 5 * time.Second
+// SIGTERM: a second longer than the session's own end may take under any
+// profile (rpc.MaxExitBound: the longest kill grace, the reaping and the
+// last replies' write grace), so that the session ends, and logs what it
+// lost, before this bound cuts it short.
+func stopBound() time.Duration { return rpc.MaxExitBound() + time.Second }
 
 // signalContext ends on SIGINT or SIGTERM, so that hookd kills its hooks'
 // process groups instead of leaving them orphaned. The first signal is a
@@ -39,13 +43,13 @@ func signalContext(log *slog.Logger) context.Context {
 	go func() {
 		first := <-sigs
 		cancel()
-		bound := time.NewTimer(stopBound)
+		bound := time.NewTimer(stopBound())
 		select {
 		case sig := <-sigs:
 			log.Warn("second signal: exiting at once", "signal", sig.String())
 			os.Exit(signalStatus(sig))
 		case <-bound.C:
-			log.Error("not ended within the bound after a signal: exiting", "signal", first.String(), "bound", stopBound)
+			log.Error("not ended within the bound after a signal: exiting", "signal", first.String(), "bound", stopBound())
 			os.Exit(signalStatus(first))
 		}
 	}()
