@@ -46,3 +46,20 @@ func TestLoadChecked_LeavesTheCollectorAsItWas(t *testing.T) {
 		t.Errorf("percent after a load %d, want 61", p)
 	}
 }
+
+// A load whose discovery panics still resumes the collector.
+func TestLoadChecked_APanicInDiscoveryResumesTheCollector(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(71))
+	p := &Profile{Name: "gc-panic", Discover: func(*Profile, DiscoverOptions) *Discovery { panic("discovery") }}
+	e := New(Options{Profile: p, Session: Session{ID: "gc-panic", Cwd: t.TempDir()}})
+	defer e.Close()
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = e.LoadChecked()
+	}()
+	q := debug.SetGCPercent(-1)
+	debug.SetGCPercent(q)
+	if q != 71 {
+		t.Errorf("GC percent after a panicking load %d, want 71", q)
+	}
+}

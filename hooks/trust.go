@@ -286,9 +286,7 @@ func (e *Engine) StatePath() string { return StatePath(e.profile, e.opts.Discove
 // required managed hooks fail to load it returns the reason and keeps the
 // current set, so a session is never left running without its policy.
 func (e *Engine) LoadChecked() (Summary, error) {
-	resume := PauseGC()
-	r := e.profile.discover(e.opts.Discover)
-	resume()
+	r := e.discoverPaused()
 	if len(r.Fatal) > 0 {
 		return e.Summary(), errors.Join(r.Fatal...)
 	}
@@ -301,6 +299,13 @@ func (e *Engine) LoadChecked() (Summary, error) {
 	}
 	e.resolveLoginEnv()
 	return e.summary(r.Hooks, r.Warnings), nil
+}
+
+// discoverPaused runs the profile's discovery with the collector paused;
+// the pause ends by defer, also when discovery panics.
+func (e *Engine) discoverPaused() *Discovery {
+	defer PauseGC()()
+	return e.profile.discover(e.opts.Discover)
 }
 
 // AwaitingReview counts the hooks that would run but for a review: enabled,

@@ -46,13 +46,13 @@ func hooksList(ctx context.Context, s *Server, params []byte) (any, error) {
 // hooksReload discovers hooks again; it is ordered with other state changes.
 func hooksReload(ctx context.Context, s *Server, params []byte) (any, error) {
 	e := s.Engine()
-	// The collection the load puts off runs once the reply is written.
-	resume := hooks.PauseGC()
+	// The collection the load puts off runs once the reply is written, and
+	// whatever becomes of the request.
+	onEnd(ctx, hooks.PauseGC())
 	sum, err := e.LoadChecked()
 	if err != nil {
-		resume()
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("%v; the hooks loaded before stay in use", err)}
 	}
 	warnings := e.Warnings()
-	return replyThen{after: func() { resume(); s.reportLoad(e, warnings) }, v: sum}, nil
+	return replyThen{after: func() { s.reportLoad(e, warnings) }, v: sum}, nil
 }

@@ -28,6 +28,12 @@ func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
 	name, turn := strings.Clone(event), strings.Clone(turnID)
 	params = nil // only input is needed from here on
 	e := s.Engine()
+	if e.EndsSession(name) {
+		// SessionEnd: answer first, then end the session's background work
+		// and remove its spill folder, also when the run fails or is
+		// cancelled: the host is ending the session either way.
+		onEnd(ctx, func() { s.endSession(e) })
+	}
 	res, err := e.Run(ctx, name, input, turn)
 	if err == nil {
 		s.recordRun(name, turn, input, res)
@@ -35,11 +41,6 @@ func hooksRun(ctx context.Context, s *Server, params []byte) (any, error) {
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {
 		return nil, invalidParams("invalid params: field %q: %s", pe.Field, pe.Msg)
-	}
-	if err == nil && e.EndsSession(name) {
-		// SessionEnd: answer first, then end the session's background work
-		// and remove its spill folder.
-		return replyThen{v: res, after: func() { s.endSession(e) }}, nil
 	}
 	return res, err
 }

@@ -79,8 +79,10 @@ func (s *Server) callHost(ctx context.Context, method string, params any) (json.
 // Notify sends the host a notification; it implements hooks.Host.
 func (s *Server) Notify(method string, params any) { s.notify(method, params) }
 
-// replyThen is a method result with work to do once the reply is written:
-// SessionEnd and shutdown answer first, then clean up.
+// replyThen is a method result with messages to send once the reply is
+// written (initialize's and hooks/reload's warnings follow their result).
+// It runs only after a successful reply: what a request must release
+// whatever becomes of it goes to onEnd instead.
 type replyThen struct {
 	v     any
 	after func()

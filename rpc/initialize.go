@@ -131,13 +131,9 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The collection the load puts off runs once the reply is written.
-	resume := hooks.PauseGC()
-	defer func() {
-		if resume != nil {
-			resume()
-		}
-	}()
+	// The collection the load puts off runs once the reply is written, and
+	// whatever becomes of the request.
+	onEnd(ctx, hooks.PauseGC())
 	e := hooks.New(opts)
 	sum, err := e.LoadChecked()
 	if err != nil {
@@ -162,9 +158,7 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	// Warnings go out right after the reply, on the reader goroutine (this
 	// method is inline), so a host sees its result first and no later
 	// notification can overtake them.
-	afterReply := resume
-	resume = nil
-	return replyThen{after: func() { afterReply(); s.reportLoad(e, warnings) }, v: initializeResult{
+	return replyThen{after: func() { s.reportLoad(e, warnings) }, v: initializeResult{
 		ServerInfo:      serverInfo{Name: "hookd", Version: s.opts.Version},
 		ProtocolVersion: ProtocolVersion,
 		Profile:         opts.Profile.Name,

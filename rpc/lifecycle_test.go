@@ -5,16 +5,22 @@ package rpc
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gofrs/flock"
+	"github.com/tidwall/gjson"
+
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/spill"
 )
 
 // stubbornHook starts, under profile, a hooks/run (id 9) of event whose one
@@ -112,5 +118,77 @@ func TestMaxExitBound_CoversEveryProfilesKillGraceAndTheWriteGrace(t *testing.T)
 		if need := p.KillGrace + exitReapGrace + exitWriteGrace; MaxExitBound() < need {
 			t.Errorf("%s: MaxExitBound %v < kill grace %v + reaping + write grace = %v", name, MaxExitBound(), p.KillGrace, need)
 		}
+	}
+}
+
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// A hooks/reload cancelled before it ran (it waited behind a hooks/setEnabled
+// held up by another process's lock) still resumes the collector its load
+// paused: what a request took is released on every end of it, not by the
+// reply's after-work, which a cancelled reply skips.
+func TestHooksReload_CancelledStillResumesTheCollector(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(67))
+	home, key := trustHome(t)
+	lock := flock.New(filepath.Join(home, "config.toml.lock"))
+	if err := lock.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	h := newRawHarness(t, Options{Version: "test"})
+	h.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"session":{"id":"s-%d","cwd":%q},"config":{"home":%q,"bypassTrust":true}}}`,
+		time.Now().UnixNano(), t.TempDir(), home)
+	h.reply(t, `"init"`)
+	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"hooks/setEnabled","params":{"key":%q,"enabled":false}}`, key)
+	h.send(t, `{"jsonrpc":"2.0","id":2,"method":"hooks/reload"}`)
+	h.send(t, `{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}`)
+	// Refused on the reader at once: by then the cancel has been read.
+	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"hooks/list"}`)
+	if r := h.reply(t, "1"); r.Get("error.code").Int() != -32600 {
+		t.Fatalf("duplicate id: %s", r.Raw)
+	}
+	lock.Unlock()
+	if r := h.reply(t, "2"); r.Get("error.code").Int() != CodeRequestCancelled {
+		t.Fatalf("hooks/reload: %s, want -32800", r.Raw)
+	}
+	h.send(t, `{"jsonrpc":"2.0","id":3,"method":"hooks/list"}`)
+	h.reply(t, "3")
+	if p := gcPercent(); p != 67 {
+		t.Errorf("after a cancelled hooks/reload: GC percent %d, want 67", p)
+	}
+}
+
+// A SessionEnd cancelled while its hook runs still ends the session's
+// background work and removes its spill folder.
+func TestSessionEnd_CancelledStillEndsTheSession(t *testing.T) {
+	h := newRawHarness(t, Options{Version: "test"})
+	session := fmt.Sprintf("s-end-%d", time.Now().UnixNano())
+	hooksObj := `{"SessionEnd": [{"hooks": [{"type": "command", "command": "sleep 1000", "timeout": 900, "statusMessage": "ending"}]}]}`
+	h.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"session":{"id":%q,"cwd":%q},"config":{"home":%q,"bypassTrust":true,"hooks":%s}}}`,
+		session, t.TempDir(), t.TempDir(), hooksObj)
+	if r := h.reply(t, `"init"`); r.Get("error").Exists() {
+		t.Fatalf("initialize: %s", r.Raw)
+	}
+	if err := os.MkdirAll(spill.Dir(session), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	h.send(t, `{"jsonrpc":"2.0","id":4,"method":"hooks/run","params":{"event":"SessionEnd","input":{"reason":"other"}}}`)
+	h.next(t, "hooks/status started", func(m gjson.Result) bool {
+		return m.Get("method").Str == "hooks/status" && m.Get("params.state").Str == "started"
+	})
+	h.send(t, `{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":4}}`)
+	if r := h.reply(t, "4"); r.Get("error.code").Int() != CodeRequestCancelled {
+		t.Fatalf("SessionEnd: %s, want -32800", r.Raw)
+	}
+	// The end-of-session work runs before the request counts as done, and
+	// requests are answered after it: a hooks/list read after the reply.
+	h.send(t, `{"jsonrpc":"2.0","id":5,"method":"shutdown"}`)
+	h.reply(t, "5")
+	if _, err := os.Stat(spill.Dir(session)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("spill folder after a cancelled SessionEnd: %v, want it removed", err)
 	}
 }

@@ -450,9 +450,14 @@ func (s *Server) route(req *jsonrpc2.Request) (method, error) {
 }
 
 // call runs one method and replies exactly once, whatever happens in it;
-// done runs just before the reply is written.
+// done runs just before the reply is written. What the method gave onEnd
+// runs after the reply, on every end of the request: success, error,
+// cancellation or panic.
 func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte, done func()) {
 	defer s.inflight.Done()
+	ends := &requestEnds{}
+	defer ends.run(s, req.Method)
+	ctx = context.WithValue(ctx, requestEndsKey{}, ends)
 	var (
 		result any
 		err    error
@@ -473,6 +478,49 @@ func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	s.reply(conn, req, result, err)
 	if then, ok := result.(replyThen); ok && err == nil {
 		then.after()
+	}
+}
+
+// requestEnds is what a request took and must give back however it ends
+// (onEnd).
+type requestEnds struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
+type requestEndsKey struct{}
+
+// onEnd has fn run once the request of ctx has ended and its reply has been
+// written (or lost), whether it succeeded, failed, was cancelled or
+// panicked: a resource a method takes is released here, by the request's
+// own defer, never by work that only a successful reply runs. Outside a
+// request (ctx without one) fn runs at once.
+func onEnd(ctx context.Context, fn func()) {
+	ends, _ := ctx.Value(requestEndsKey{}).(*requestEnds)
+	if ends == nil {
+		fn()
+		return
+	}
+	ends.mu.Lock()
+	ends.fns = append(ends.fns, fn)
+	ends.mu.Unlock()
+}
+
+// run runs the ends last in, first out, each even when one before panicked.
+func (r *requestEnds) run(s *Server, method string) {
+	r.mu.Lock()
+	fns := r.fns
+	r.fns = nil
+	r.mu.Unlock()
+	for i := len(fns) - 1; i >= 0; i-- {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					s.log.Error("panic at the end of a request", "method", method, "panic", p, "stack", string(debug.Stack()))
+				}
+			}()
+			fns[i]()
+		}()
 	}
 }
 

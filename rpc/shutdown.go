@@ -8,11 +8,12 @@ func init() {
 
 // shutdown ends the session: later requests are refused and exit then ends the
 // process with code 0. Once answered, the session's async handlers are
-// killed and its spill folder is removed.
+// killed and its spill folder is removed, however the request ends.
 func shutdown(ctx context.Context, s *Server, params []byte) (any, error) {
 	s.mu.Lock()
 	s.state = stateShutdown
 	e := s.engine
 	s.mu.Unlock()
-	return replyThen{v: nil, after: func() { s.endSession(e) }}, nil
+	onEnd(ctx, func() { s.endSession(e) })
+	return nil, nil
 }
