@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	json "github.com/goccy/go-json"
-	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/evaluate"
@@ -40,10 +40,13 @@ func (s *Server) Evaluate(ctx context.Context, req evaluate.Request) (json.RawMe
 // session over), whichever comes first. It runs on the goroutine of the
 // hooks/run that needs it, never on the reader, which must stay free to read
 // the answer. When hookd gives up first it sends $/cancelRequest, so the
-// host may stop the work.
+// host may stop the work, and forgets the call: an answer that comes later
+// is dropped, and nothing of the call (its params least of all) is held
+// meanwhile. The call goes out and its answer comes back through the stream
+// (Stream.Expect), not the library, which would keep every unanswered call
+// until the connection ends.
 func (s *Server) callHost(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	conn := s.conn.Load()
-	if conn == nil {
+	if s.conn.Load() == nil {
 		return nil, errors.New("no connection to the host")
 	}
 	wctx, cancel := context.WithCancel(ctx)
@@ -51,29 +54,47 @@ func (s *Server) callHost(ctx context.Context, method string, params any) (json.
 	stop := context.AfterFunc(s.inputClosed, cancel)
 	defer stop()
 
-	id := jsonrpc2.ID{Num: s.callSeq.Add(1)}
-	w, err := conn.DispatchCall(wctx, method, params, jsonrpc2.PickID(id))
+	id := s.callSeq.Add(1)
+	answer, forget := s.stream.Expect(id)
+	defer forget()
+	msg, err := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      uint64 `json:"id"`
+		Method  string `json:"method"`
+		Params  any    `json:"params"`
+	}{"2.0", id, method, params})
+	if err == nil {
+		err = s.stream.WriteRaw(msg)
+	}
+	msg = nil
 	if err != nil {
 		return nil, fmt.Errorf("send %s: %w", method, err)
 	}
-	var res json.RawMessage
-	err = w.Wait(wctx, &res)
-	var je *jsonrpc2.Error
-	switch {
-	case err == nil:
-		return res, nil
-	case ctx.Err() != nil:
-		_ = conn.Notify(context.Background(), "$/cancelRequest", map[string]any{"id": id})
-		return nil, ctx.Err()
-	case s.inputClosed.Err() != nil:
-		return nil, fmt.Errorf("the host closed hookd's input before answering %s", method)
-	case errors.As(err, &je):
-		return nil, fmt.Errorf("the host answered %s with error %d: %s", method, je.Code, je.Message)
-	case errors.Is(err, jsonrpc2.ErrClosed):
-		return nil, fmt.Errorf("the connection to the host closed before it answered %s", method)
-	default:
-		return nil, fmt.Errorf("%s: %w", method, err)
+	select {
+	case body := <-answer:
+		return hostAnswer(method, body)
+	case <-wctx.Done():
 	}
+	switch {
+	case ctx.Err() != nil:
+		s.notify("$/cancelRequest", map[string]any{"id": id})
+		return nil, ctx.Err()
+	default:
+		return nil, fmt.Errorf("the host closed hookd's input before answering %s", method)
+	}
+}
+
+// hostAnswer reads a response to one of hookd's calls: its result, or its
+// error as a Go error.
+func hostAnswer(method string, body []byte) (json.RawMessage, error) {
+	if e := gjson.GetBytes(body, "error"); e.Exists() && e.Type != gjson.Null {
+		return nil, fmt.Errorf("the host answered %s with error %d: %s", method, e.Get("code").Int(), e.Get("message").Str)
+	}
+	r := gjson.GetBytes(body, "result")
+	if !r.Exists() {
+		return json.RawMessage("null"), nil
+	}
+	return json.RawMessage(r.Raw), nil
 }
 
 // Notify sends the host a notification; it implements hooks.Host.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -308,3 +309,58 @@ func TestServer_SpillFolderIsRemovedOnEveryEndOfTheSession(t *testing.T) {
 		})
 	}
 }
+
+// Calls the host never answers are forgotten when hookd gives up on them:
+// their params are not held for the rest of the session.
+func TestHost_UnansweredCallsAreNotHeldAfterTheHookGivesUp(t *testing.T) {
+	const calls, size = 8, 4 << 20
+	// A host that takes each call and never answers, keeping nothing.
+	t.Setenv("SHELL", "/bin/sh")
+	t.Setenv("TMPDIR", t.TempDir())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- Serve(inR, outW, nil, Options{Version: "test"})
+		outW.Close()
+	}()
+	host := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(rw{outR, inW}, jsonrpc2.VSCodeObjectCodec{}),
+		silentHost{})
+	t.Cleanup(func() { host.Close(); <-code })
+	if err := host.Call(context.Background(), "initialize", map[string]any{
+		"session": map[string]any{"id": "s-leak", "cwd": t.TempDir()},
+		"config":  map[string]any{"home": t.TempDir(), "bypassTrust": true, "hooks": json.RawMessage(strings.Replace(scanHook, "%d", "1", 1))},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("x", size)
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	done := make(chan error, calls)
+	for range calls {
+		go func() {
+			var res json.RawMessage
+			done <- host.Call(context.Background(), "hooks/run", map[string]any{"event": "PreToolUse",
+				"input": map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": big}}}, &res)
+		}()
+	}
+	for range calls {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("measured: heap after %d unanswered calls of %d MiB: %+d MiB", calls, size>>20, grown>>20)
+	if grown > calls*size/2 {
+		t.Errorf("heap grew %d MiB after %d calls of %d MiB that timed out: the calls are still held", grown>>20, calls, size>>20)
+	}
+}
+
+// silentHost takes every request and notification and answers none.
+type silentHost struct{}
+
+func (silentHost) Handle(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) {}

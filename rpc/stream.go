@@ -161,6 +161,63 @@ type Stream struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	// calls are hookd's own requests to the host that await an answer, by
+	// id (Expect). Their answers never reach the library, so nothing of a
+	// call outlives the wait for it.
+	callsMu sync.Mutex
+	calls   map[uint64]chan []byte
+}
+
+// Expect registers a call to the host with id (a request hookd writes
+// itself, WriteRaw): the response with that id is sent on answer, once,
+// instead of reaching the library. forget, which the caller defers,
+// unregisters the call: after it an answer is dropped as one to no request.
+// The library keeps each call it sends, params included, until an answer
+// arrives, however long after its caller gave up; a host that never answers
+// would make hookd hold every call of the session.
+func (s *Stream) Expect(id uint64) (answer <-chan []byte, forget func()) {
+	ch := make(chan []byte, 1)
+	s.callsMu.Lock()
+	if s.calls == nil {
+		s.calls = map[uint64]chan []byte{}
+	}
+	s.calls[id] = ch
+	s.callsMu.Unlock()
+	return ch, func() {
+		s.callsMu.Lock()
+		delete(s.calls, id)
+		s.callsMu.Unlock()
+	}
+}
+
+// pendingCalls counts the calls registered with Expect and not forgotten.
+func (s *Stream) pendingCalls() int {
+	s.callsMu.Lock()
+	defer s.callsMu.Unlock()
+	return len(s.calls)
+}
+
+// answerCall hands a response to the call that Expect registered for its
+// id, and reports whether there was one.
+func (s *Stream) answerCall(body []byte) bool {
+	id := gjson.GetBytes(body, "id")
+	if id.Type != gjson.Number {
+		return false
+	}
+	n, err := strconv.ParseUint(id.Raw, 10, 64)
+	if err != nil {
+		return false
+	}
+	s.callsMu.Lock()
+	ch := s.calls[n]
+	delete(s.calls, n)
+	s.callsMu.Unlock()
+	if ch == nil {
+		return false
+	}
+	ch <- body
+	return true
 }
 
 // NewStream returns a Stream that reads messages from r and writes them to w.
@@ -425,6 +482,9 @@ func (s *Stream) deliver(body []byte, v any) (bool, error) {
 		return false, nil
 	}
 	if vd.msg == nil {
+		return false, nil
+	}
+	if vd.kind == kindResponse && s.answerCall(vd.msg) {
 		return false, nil
 	}
 	msg := vd.msg
