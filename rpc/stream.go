@@ -191,13 +191,6 @@ func (s *Stream) Expect(id uint64) (answer <-chan []byte, forget func()) {
 	}
 }
 
-// pendingCalls counts the calls registered with Expect and not forgotten.
-func (s *Stream) pendingCalls() int {
-	s.callsMu.Lock()
-	defer s.callsMu.Unlock()
-	return len(s.calls)
-}
-
 // answerCall hands a response to the call that Expect registered for its
 // id, and reports whether there was one.
 func (s *Stream) answerCall(body []byte) bool {
