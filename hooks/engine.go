@@ -463,16 +463,14 @@ func hookRun(o Outcome) HookRun {
 // runOne runs one handler to completion and reads its output.
 func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Hook, stdin []byte) Outcome {
 	ctx = context.WithValue(ctx, runIDKey{}, runID)
-	// Queued first (running.go), so that "started" means started.
-	release, ok := e.acquireSlot(ctx, h)
+	// The login environment first, within the hook's timeout and holding
+	// no slot (loginenv.go); then queued (running.go), so that "started"
+	// means started.
 	var raw RawResult
-	if ok {
-		e.reportStatus(runID, h, StateStarted)
-		raw = e.execute(context.WithValue(ctx, slotHeldKey{}, true), h, stdin)
-		release()
-		e.reportStatus(runID, h, StateFinished)
+	if waited, inTime := e.awaitLoginEnv(ctx, h); inTime {
+		raw = e.runInSlot(context.WithValue(ctx, loginWaitKey{}, waited), runID, h, stdin)
 	} else {
-		raw = RawResult{Cancelled: true, Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+		raw = RawResult{TimedOut: true, Timeout: h.Handler.Limit(), Duration: waited}
 	}
 	var o Outcome
 	if ev.Parse != nil {
@@ -483,6 +481,19 @@ func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Ho
 	o.Hook, o.Raw = h, raw
 	o.Finished = int(e.finished.Add(1))
 	return o
+}
+
+// runInSlot runs the handler once it has a running slot.
+func (e *Engine) runInSlot(ctx context.Context, runID string, h *Hook, stdin []byte) RawResult {
+	release, ok := e.acquireSlot(ctx, h)
+	if !ok {
+		return RawResult{Cancelled: true, Timeout: time.Duration(h.Handler.Timeout) * time.Second}
+	}
+	e.reportStatus(runID, h, StateStarted)
+	raw := e.execute(context.WithValue(ctx, slotHeldKey{}, true), h, stdin)
+	release()
+	e.reportStatus(runID, h, StateFinished)
+	return raw
 }
 
 // execute runs the handler by its kind (handler.go).
@@ -500,6 +511,8 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 // runCommand is the command kind: the handler's process, run by package proc.
 func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResult {
 	timeout := h.Handler.Limit()
+	// What the hook waited for the login environment is part of its time.
+	waited, _ := ctx.Value(loginWaitKey{}).(time.Duration)
 	script := h.Handler.Command
 	if runtime.GOOS == "windows" && h.Handler.CommandWindows != "" {
 		script = h.Handler.CommandWindows
@@ -531,7 +544,7 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 		Dir:       dir,
 		Env:       env,
 		Stdin:     stdin,
-		Timeout:   timeout,
+		Timeout:   remaining(timeout, waited),
 		KillGrace: e.profile.KillGrace,
 		MaxOutput: e.opts.MaxOutput,
 		IOGrace:   e.opts.IOGrace,
@@ -542,7 +555,7 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 	// (4 MiB by default) of each stream.
 	raw := RawResult{Stdout: view(r.Stdout), Stderr: view(r.Stderr), Err: r.Err,
 		TimedOut: r.TimedOut, Cancelled: r.Cancelled, Timeout: timeout,
-		StdoutDropped: r.StdoutDropped, StderrDropped: r.StderrDropped, Duration: r.Duration}
+		StdoutDropped: r.StdoutDropped, StderrDropped: r.StderrDropped, Duration: waited + r.Duration}
 	if r.Exited {
 		code := r.ExitCode
 		raw.ExitCode = &code

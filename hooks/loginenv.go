@@ -151,6 +151,56 @@ func (e *Engine) hookShell(ctx context.Context) (shell, base []string) {
 	return plain, r.env
 }
 
+// loginWaitKey is the context key of how long a hook waited for the login
+// environment (awaitLoginEnv): its timeout is what is left after that.
+type loginWaitKey struct{}
+
+// awaitLoginEnv waits, for a command hook, for a resolution of the login
+// environment still running, at most the hook's timeout: the wait is the
+// hook's time, as the login shell's start would have been, and it holds no
+// running slot (runOne waits before it takes one). It returns how long it
+// waited, and false when the hook's timeout passed first. A cancelled ctx
+// ends the wait too; the run then reports the cancel.
+func (e *Engine) awaitLoginEnv(ctx context.Context, h *Hook) (time.Duration, bool) {
+	if !e.opts.LoginEnvCache || h.Handler.Type != TypeCommand {
+		return 0, true
+	}
+	le := &e.loginEnv
+	le.mu.Lock()
+	r := le.cur
+	le.mu.Unlock()
+	if r == nil {
+		return 0, true
+	}
+	select {
+	case <-r.done:
+		return 0, true
+	default:
+	}
+	start := time.Now()
+	var timeout <-chan time.Time
+	if limit := h.Handler.Limit(); limit > 0 {
+		t := time.NewTimer(limit)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-r.done:
+	case <-ctx.Done():
+	case <-timeout:
+		return time.Since(start), false
+	}
+	return time.Since(start), true
+}
+
+// remaining is what is left of a timeout after waited; 0 (no bound) stays 0.
+func remaining(timeout, waited time.Duration) time.Duration {
+	if timeout <= 0 {
+		return timeout
+	}
+	return max(timeout-waited, time.Millisecond)
+}
+
 // captureLoginEnv runs the login shell once with hookd's hook environment,
 // in the session's folder, and returns the environment it exports. The
 // output is read between two random markers, so whatever the profile

@@ -159,3 +159,31 @@ func TestNonLoginShell(t *testing.T) {
 		}
 	}
 }
+
+// A hook waiting for the login environment waits within its own timeout, and
+// without a running slot: a login profile slower than the timeout times the
+// hook out, as the login shell would have.
+func TestLoginEnvCache_TheWaitCountsAgainstTheHooksTimeout(t *testing.T) {
+	home := t.TempDir()
+	// The profile takes 3 s, once (the resolution); the hook has 1 s.
+	if err := os.WriteFile(filepath.Join(home, ".profile"), []byte("[ -e \"$HOME/resolved\" ] || { sleep 3; : > \"$HOME/resolved\"; }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SHELL", "/bin/sh")
+	t.Setenv("HOME", home)
+	t.Setenv("ENV", "")
+	hooksObj := `{"Stop":[{"hooks":[{"type":"command","command":"true","timeout":1}]}]}`
+	login := seamProfile(func(p *Profile) { p.Shell = []string{"/bin/sh", "-lc"} })
+	e := New(Options{Profile: login, Session: Session{ID: "s", Cwd: t.TempDir()},
+		Discover:    DiscoverOptions{Home: t.TempDir(), SessionHooks: []byte(hooksObj)},
+		BypassTrust: true, LoginEnvCache: true})
+	t.Cleanup(e.Close)
+	e.Load()
+	res, err := e.Run(context.Background(), "Stop", []byte(`{}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hooks) != 1 || res.Hooks[0].Status != StatusTimedOut || res.Hooks[0].DurationMs < 1000 {
+		t.Fatalf("hooks %+v, want one timed out after its 1 s", res.Hooks)
+	}
+}
