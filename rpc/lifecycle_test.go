@@ -192,3 +192,61 @@ func TestSessionEnd_CancelledStillEndsTheSession(t *testing.T) {
 		t.Errorf("spill folder after a cancelled SessionEnd: %v, want it removed", err)
 	}
 }
+
+// A recording swapped for a FIFO after initialize is not waited on: the run
+// is answered (the record is lost, and logged), and so is what follows.
+func TestRecord_AFIFOSwappedInIsNotWaitedOn(t *testing.T) {
+	logs := newLockedLog()
+	h := newRawHarness(t, Options{Version: "test", Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	record := filepath.Join(t.TempDir(), "runs.jsonl")
+	h.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"session":{"id":"s-rec-%d","cwd":%q},"config":{"home":%q,"record":%q}}}`,
+		time.Now().UnixNano(), t.TempDir(), t.TempDir(), record)
+	if r := h.reply(t, `"init"`); r.Get("error").Exists() {
+		t.Fatalf("initialize: %s", r.Raw)
+	}
+	if err := os.Remove(record); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(record, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Held open for reading: a FIFO with a reader opens for writing at once,
+	// and only the check after the open can refuse it.
+	reader, err := os.OpenFile(record, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"hooks/run","params":{"event":"Stop","input":{}}}`)
+	if r := h.reply(t, "1"); r.Get("error").Exists() {
+		t.Fatalf("hooks/run: %s", r.Raw)
+	}
+	h.send(t, `{"jsonrpc":"2.0","id":2,"method":"hooks/list"}`)
+	h.reply(t, "2")
+	if out := logs.String(); !strings.Contains(out, "cannot record hooks/run") || !strings.Contains(out, "named pipe") {
+		t.Errorf("log:\n%s\nwant the record refused as a named pipe", out)
+	}
+	buf := make([]byte, 1)
+	if n, _ := reader.Read(buf); n != 0 {
+		t.Errorf("%d bytes written into the FIFO", n)
+	}
+}
+
+// Without a reader, a FIFO opened for writing would wait for one for ever.
+func TestRecord_AFIFOWithoutAReaderIsNotWaitedOn(t *testing.T) {
+	h := newRawHarness(t, Options{Version: "test"})
+	record := filepath.Join(t.TempDir(), "runs.jsonl")
+	h.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"session":{"id":"s-rec2-%d","cwd":%q},"config":{"home":%q,"record":%q}}}`,
+		time.Now().UnixNano(), t.TempDir(), t.TempDir(), record)
+	h.reply(t, `"init"`)
+	if err := os.Remove(record); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(record, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.send(t, `{"jsonrpc":"2.0","id":1,"method":"hooks/run","params":{"event":"Stop","input":{}}}`)
+	if r := h.reply(t, "1"); r.Get("error").Exists() {
+		t.Fatalf("hooks/run: %s", r.Raw)
+	}
+}

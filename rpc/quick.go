@@ -47,14 +47,17 @@ func (s *Server) quickCall(conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method,
 
 // hooksRunQuick answers a hooks/run for which no handler will run. It
 // leaves SessionEnd, whose reply is followed by the session's cleanup, to
-// hooksRun, and bad params too, so that they get hooksRun's errors.
+// hooksRun, and bad params too, so that they get hooksRun's errors; and
+// every run of a session that records, since the record is written to a
+// file.
 func hooksRunQuick(s *Server, params []byte) (any, bool, error) {
 	event, turnID, input, err := readHooksRun(params)
 	if err != nil {
 		return nil, false, nil
 	}
 	e := s.Engine()
-	if e.EndsSession(event) {
+	if e.EndsSession(event) || s.recording() {
+		// A recording is file I/O, which the reader never does.
 		return nil, false, nil
 	}
 	res, ok, err := e.QuickRun(event, input, turnID)

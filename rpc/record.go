@@ -2,13 +2,13 @@ package rpc
 
 import (
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/regfile"
 )
 
 // A Record is one line of a recording (hookd serve --record, initialize's
@@ -48,17 +48,21 @@ func (s *Server) openRecorder(p *initializeParams, profile string) (*recorder, e
 }
 
 // CheckRecordFile makes sure a recording can be appended to path: a regular
-// file, or none yet (it is created). A FIFO or a device is refused: opening
-// one to write would block until something reads it.
+// file, or none yet (it is created). A FIFO, a device or a socket is
+// refused, and the open never waits for a FIFO's reader (regfile).
 func CheckRecordFile(path string) error {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", path)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := regfile.OpenAppend(path, 0o600)
 	if err != nil {
 		return err
 	}
 	return f.Close()
+}
+
+// recording reports whether the session records its runs.
+func (s *Server) recording() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.record != nil
 }
 
 // recordRun appends one run when the session records; a failure to write
@@ -85,7 +89,9 @@ func (s *Server) recordRun(event, turnID string, input []byte, res *hooks.Result
 func (r *recorder) append(line []byte) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	f, err := os.OpenFile(r.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	// Opened again for each run, and checked again: the file may have been
+	// replaced since (by a FIFO, say), and hookd must not wait on it.
+	f, err := regfile.OpenAppend(r.path, 0o600)
 	if err != nil {
 		return err
 	}
