@@ -1,8 +1,7 @@
 package hooks
 
 import (
-	"os"
-
+	"github.com/hookd/hookd/internal/regfile"
 	"github.com/hookd/hookd/spill"
 )
 
@@ -16,8 +15,10 @@ func (e *Engine) boundStderr(r *HookRun, raw RawResult) {
 		return
 	}
 	if path := raw.StderrSpilled; path != "" {
-		// Past the capture cap the file already holds it all.
-		f, err := os.Open(path)
+		// Past the capture cap the file already holds it all. The spill
+		// folder is the user's, which hooks can write: opened as any file
+		// a hook could have replaced.
+		f, err := regfile.Open(path)
 		if err != nil {
 			e.log.Warn("read spilled stderr", "err", err)
 			r.Stderr = ""

@@ -1,13 +1,12 @@
 package plugins
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/hookd/hookd/internal/regfile"
 )
 
 // readInRoot reads the regular file path, of at most maxFileSize bytes, that
@@ -26,7 +25,7 @@ import (
 // checked, now against the root the plugin was identified by, so a root
 // swapped since then refuses the file rather than reading elsewhere.
 func readInRoot(root, realRoot, path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -35,19 +34,13 @@ func readInRoot(root, realRoot, path string) ([]byte, error) {
 	switch {
 	case err != nil:
 		return nil, err
-	case !opened.Mode().IsRegular():
-		return nil, errors.New("not a regular file")
 	case opened.Size() > maxFileSize:
 		return nil, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
 	}
 	if err := sameFileInside(root, realRoot, path, opened); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err == nil && len(data) > maxFileSize {
-		err = fmt.Errorf("larger than %d MiB", maxFileSize>>20)
-	}
-	return data, err
+	return regfile.ReadAll(f, maxFileSize)
 }
 
 // sameFileInside checks that path resolves to a file inside root and that

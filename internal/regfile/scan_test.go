@@ -1,0 +1,119 @@
+package regfile
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// opens are the calls of package os that open a file by its path.
+var opens = map[string]bool{"Open": true, "OpenFile": true, "ReadFile": true, "Create": true,
+	"WriteFile": true, "OpenInRoot": true}
+
+// openAllowed lists, by file name (wherever the file sits in the module)
+// and function, the only places outside this
+// package where code that ships opens a path with package os, and why that
+// path is not one a hook, a project, a plugin or another process made.
+var openAllowed = map[string]string{
+	// What the person running hookd names on its command line: hookd run
+	// --input FILE, hookd replay FILE and hookd serve --log-file FILE may be
+	// pipes on purpose (a process substitution, a log reader).
+	"cmd_run.go:readInput":       "a file named on the command line",
+	"cmd_replay.go:replay":       "a file named on the command line",
+	"cmd_serve.go:serve":         "--log-file, named on the command line",
+	"cmd_testscript.go:cmdEvent": "testscript's own work folder",
+	// The kernel's own file about a process.
+	"parent_linux.go:processAlive": "/proc/<pid>/stat",
+	// The folder a state file was just renamed into, opened to sync it:
+	// nothing is read, and a rename into it proves it is a folder.
+	"statefile.go:writeAtomic": "the state file's folder, for fsync",
+}
+
+// skipped are folders of the module that hookd does not ship: build and
+// release tooling, the real-host harness, other languages.
+var skipped = map[string]bool{"realhost": true, "release": true, "scripts": true, "node": true,
+	"python": true, "testdata": true, "fixtures": true, "testscripts": true, "action": true}
+
+// Every file hookd opens at a path someone else may have made goes through
+// this package; a plain os.Open, os.ReadFile or os.OpenFile anywhere else in
+// the code hookd ships fails here, unless openAllowed says why it may.
+func TestScan_NoOtherCodeOpensPathsWithPackageOS(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root not found: %v", err)
+	}
+	used := map[string]bool{}
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if skipped[d.Name()] || strings.HasPrefix(d.Name(), ".") && rel != "." || rel == "internal/regfile" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		osName := ""
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"os"` {
+				osName = "os"
+				if imp.Name != nil {
+					osName = imp.Name.Name
+				}
+			}
+		}
+		if osName == "" {
+			return nil
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			name := "(top level)"
+			if ok {
+				name = fn.Name.Name
+			}
+			ast.Inspect(decl, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok || !opens[sel.Sel.Name] {
+					return true
+				}
+				if id, ok := sel.X.(*ast.Ident); !ok || id.Name != osName {
+					return true
+				}
+				key := filepath.Base(path) + ":" + name
+				if _, ok := openAllowed[key]; ok {
+					used[key] = true
+					return true
+				}
+				t.Errorf("%s: os.%s in %s: open paths a hook, a project or another process can create with regfile (Open, OpenAppend, ReadFile), or add the place to openAllowed with the reason", fset.Position(sel.Pos()), sel.Sel.Name, name)
+				return true
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key := range openAllowed {
+		if !used[key] {
+			t.Errorf("openAllowed lists %s, which opens nothing with package os any more: remove it", key)
+		}
+	}
+}
