@@ -82,6 +82,12 @@ type Engine struct {
 	warnings []Warning
 	sources  sourceReport // project trust and sources left out (project_trust.go)
 	runIDs   runIDs
+	// loads numbers each load as it begins; installed is the number of the
+	// load whose hooks are in use (under mu). Loads overlap (the watcher,
+	// hooks/reload, the reload after a trust write) and may end out of
+	// order: one that began before the installed one is dropped.
+	loads     atomic.Uint64
+	installed uint64
 
 	finished atomic.Int64 // completion counter for "last completed" rules
 	state    State        // the profile's per-session memory (AfterCombine)

@@ -285,18 +285,29 @@ func (e *Engine) StatePath() string { return StatePath(e.profile, e.opts.Discove
 // LoadChecked discovers hooks again and replaces the engine's hook set. When
 // required managed hooks fail to load it returns the reason and keeps the
 // current set, so a session is never left running without its policy.
+//
+// A load that began before the one whose hooks are in use (loads overlap)
+// read older files: it installs nothing and returns the current summary.
 func (e *Engine) LoadChecked() (Summary, error) {
+	gen := e.loads.Add(1)
 	r := e.discoverPaused()
 	if len(r.Fatal) > 0 {
 		return e.Summary(), errors.Join(r.Fatal...)
 	}
 	e.mu.Lock()
+	if gen < e.installed {
+		e.mu.Unlock()
+		return e.Summary(), nil
+	}
+	e.installed = gen
 	e.hooks, e.byEvent, e.warnings = r.Hooks, indexHooks(r.Hooks), r.Warnings
 	e.sources = sourceReport{Project: r.Project, LeftOut: r.LeftOut}
-	e.mu.Unlock()
+	// The profile's settings with the hooks they came with: under mu, so
+	// that an older load cannot write its settings after a newer one.
 	for k, v := range r.Settings {
 		e.state.SetString(k, v)
 	}
+	e.mu.Unlock()
 	e.resolveLoginEnv()
 	return e.summary(r.Hooks, r.Warnings), nil
 }
