@@ -16,6 +16,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/proc"
 )
 
 // JSON-RPC error codes hookd answers with, beyond the library's.
@@ -189,6 +190,9 @@ type Server struct {
 func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	} else {
+		// The hook watchdog's trouble goes to the session's log.
+		proc.SetLogger(opts.Logger)
 	}
 	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{}),
 		ordered: closedChan()}

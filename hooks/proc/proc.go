@@ -28,12 +28,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+var procLog atomic.Pointer[slog.Logger]
+
+// SetLogger names where the package logs what no caller sees (the watchdog
+// that guards hooks against hookd's sudden death); slog's default until set.
+func SetLogger(l *slog.Logger) {
+	if l != nil {
+		procLog.Store(l)
+	}
+}
+
+func logger() *slog.Logger {
+	if l := procLog.Load(); l != nil {
+		return l
+	}
+	return slog.Default()
+}
 
 // Defaults applied by Run when the Command leaves a field at zero.
 const (

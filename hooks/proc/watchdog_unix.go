@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -62,65 +63,123 @@ func runWatchdog(r io.Reader) int {
 	return 0
 }
 
-// watchdog is hookd's side: the pipe to the watchdog process.
+// watchdog is hookd's side: the pipe to the current watchdog process, and
+// the ones that stopped reading.
+//
+// A watchdog that stops reading (stopped by a debugger, its pipe full) must
+// not stop hooks from starting, so a registration gives up after
+// watchdogWrite. Its pipe is not closed then: to the watchdog a closed pipe
+// means hookd is gone, and it would kill every hook it guards. It is
+// retired instead, kept open for as long as hookd runs (the hooks it guards
+// stay guarded: it kills them if hookd dies), and a new watchdog guards the
+// hooks started from then on. Both events are logged.
 var watchdog struct {
-	once sync.Once
-	mu   sync.Mutex
-	w    *os.File // nil when the watchdog could not start
+	once    sync.Once
+	mu      sync.Mutex
+	cur     *watchdogProc // nil when no watchdog could start
+	retired []*watchdogProc
 }
 
-// startWatchdog starts the watchdog process once per hookd.
-func startWatchdog() {
+// watchdogWrite bounds one registration's write to the watchdog.
+const watchdogWrite = time.Second
+
+// watchdogProc is one watchdog process and the write end of its stdin.
+type watchdogProc struct {
+	cmd *exec.Cmd
+	w   *os.File
+	// retired: it stopped reading; nothing more is written to it.
+	retired atomic.Bool
+}
+
+// startWatchdog starts a watchdog process, or returns nil (logged).
+func startWatchdog() *watchdogProc {
+	wd, err := spawnWatchdog()
+	if err != nil {
+		logger().Error("cannot start the hook watchdog: hooks started now may outlive hookd if it is killed", "err", err)
+		return nil
+	}
+	return wd
+}
+
+func spawnWatchdog() (*watchdogProc, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return
+		return nil, err
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = []string{watchdogEnv + "=1"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return
+		return nil, err
 	}
 	cmd.Stdin = r
 	err = cmd.Start()
 	r.Close()
 	if err != nil {
 		w.Close()
-		return
+		return nil, err
 	}
 	// Reaped when it exits, which is when hookd's end of the pipe closes.
 	go func() { _ = cmd.Wait() }()
-	watchdog.w = w
+	return &watchdogProc{cmd: cmd, w: w}, nil
 }
 
 // prepareGuard starts the watchdog if it is not running yet.
-func prepareGuard() { watchdog.once.Do(startWatchdog) }
-
-// guard registers a running hook's group with the watchdog; the returned
-// func unregisters it.
-func guard(cmd *exec.Cmd) func() {
-	p := cmd.Process
-	watchdog.once.Do(startWatchdog)
-	if p == nil || p.Pid <= 1 || !tell(fmt.Sprintf("+%d\n", p.Pid)) {
-		return func() {}
-	}
-	return func() { tell(fmt.Sprintf("-%d\n", p.Pid)) }
+func prepareGuard() {
+	watchdog.once.Do(func() {
+		wd := startWatchdog()
+		watchdog.mu.Lock()
+		watchdog.cur = wd
+		watchdog.mu.Unlock()
+	})
 }
 
-func tell(line string) bool {
+// guard registers a running hook's group with the watchdog; the returned
+// func unregisters it, with the watchdog it was registered with.
+func guard(cmd *exec.Cmd) func() {
+	p := cmd.Process
+	prepareGuard()
+	if p == nil || p.Pid <= 1 {
+		return func() {}
+	}
+	wd := register(fmt.Sprintf("+%d\n", p.Pid))
+	if wd == nil {
+		return func() {}
+	}
+	return func() { wd.tell(fmt.Sprintf("-%d\n", p.Pid)) }
+}
+
+// register sends line to the current watchdog and returns it. One that does
+// not take the line in time is retired and a new one started, which gets the
+// line instead (once: a new watchdog that does not read either is retired
+// too, and the hook runs unguarded).
+func register(line string) *watchdogProc {
 	watchdog.mu.Lock()
 	defer watchdog.mu.Unlock()
-	if watchdog.w == nil {
+	for range 2 {
+		wd := watchdog.cur
+		if wd == nil {
+			return nil
+		}
+		if wd.tell(line) {
+			return wd
+		}
+		logger().Warn("the hook watchdog did not read a registration in time: it keeps guarding the hooks it has, and a new one guards the next", "pid", wd.cmd.Process.Pid, "timeout", watchdogWrite)
+		wd.retired.Store(true)
+		watchdog.retired = append(watchdog.retired, wd)
+		watchdog.cur = startWatchdog()
+	}
+	return nil
+}
+
+// tell writes one line, giving up after watchdogWrite. A line is shorter
+// than PIPE_BUF, so it is written whole or not at all.
+func (wd *watchdogProc) tell(line string) bool {
+	if wd.retired.Load() {
 		return false
 	}
-	// A watchdog that stopped reading (stopped by a debugger, say) must not
-	// stop hooks from starting: the write gives up, and the watchdog with it.
-	_ = watchdog.w.SetWriteDeadline(time.Now().Add(time.Second))
-	if _, err := io.WriteString(watchdog.w, line); err != nil {
-		watchdog.w.Close()
-		watchdog.w = nil
-		return false
-	}
-	return true
+	_ = wd.w.SetWriteDeadline(time.Now().Add(watchdogWrite))
+	_, err := io.WriteString(wd.w, line)
+	return err == nil
 }
