@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,7 +25,12 @@ type rawHarness struct {
 	// stop, once closed, makes the harness read no more of hookd's
 	// output: a host that stopped reading stdout.
 	stop chan struct{}
+	out  *io.PipeReader
 }
+
+// closeOutput makes the harness a host that closed hookd's stdout: every
+// write fails, as with EPIPE.
+func (h *rawHarness) closeOutput() { h.out.CloseWithError(syscall.EPIPE) }
 
 // stopReading makes the harness a host that reads nothing more.
 func (h *rawHarness) stopReading() { close(h.stop) }
@@ -35,7 +41,7 @@ func newRawHarness(t *testing.T, opts Options) *rawHarness {
 	t.Setenv("TMPDIR", t.TempDir())
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	h := &rawHarness{in: inW, msgs: make(chan gjson.Result, 1000), code: make(chan int, 1), done: make(chan struct{}), stop: make(chan struct{})}
+	h := &rawHarness{in: inW, msgs: make(chan gjson.Result, 1000), code: make(chan int, 1), done: make(chan struct{}), stop: make(chan struct{}), out: outR}
 	opts.Framing = FramingJSONL
 	go func() {
 		h.code <- Serve(inR, outW, nil, opts)

@@ -250,3 +250,26 @@ func TestRecord_AFIFOWithoutAReaderIsNotWaitedOn(t *testing.T) {
 		t.Fatalf("hooks/run: %s", r.Raw)
 	}
 }
+
+// A host that closes hookd's stdout (EPIPE) ends the session: no reply can
+// reach it any more, so hookd kills its hooks and exits instead of reading
+// on and running hooks whose replies all fail.
+func TestServer_StdoutClosedEndsTheSession(t *testing.T) {
+	logs := newLockedLog()
+	h := newRawHarness(t, Options{Version: "test", Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	h.initBlocking(t, "")
+	h.runBlocking(t, "6")
+	h.closeOutput()
+	h.send(t, `{"jsonrpc":"2.0","id":7,"method":"hooks/list"}`)
+	select {
+	case code := <-h.code:
+		if code != 1 {
+			t.Errorf("exit code %d, want 1", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("hookd went on serving a host that closed its stdout")
+	}
+	if out := logs.String(); !strings.Contains(out, "stdout") || !strings.Contains(out, "id=6") {
+		t.Errorf("log:\n%s\nwant the closed stdout and the lost reply to id 6", out)
+	}
+}

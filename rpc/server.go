@@ -224,6 +224,13 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 			s.log.Error("the host has not read stdout for the write timeout: ending the session", "timeout", opts.WriteTimeout)
 			s.exit(1)
 		},
+		// No reply can reach a host that closed stdout: the session ends
+		// at once rather than run hooks whose replies all fail.
+		OnWriteFailed: func(err error) {
+			s.log.Error("cannot write to stdout (the host closed it?): ending the session", "err", err)
+			s.stream.Abandon()
+			s.exit(1)
+		},
 		DetachParams: true,
 	})
 	s.maxHeld = opts.MaxInFlightBytes

@@ -116,6 +116,10 @@ type StreamOptions struct {
 	// OnWriteStuck is called once, on its own goroutine, when a write times
 	// out (not when it is abandoned). May be nil.
 	OnWriteStuck func()
+	// OnWriteFailed is called once, on its own goroutine, when a write
+	// fails (the host closed stdout: EPIPE). Nothing can be written after
+	// it. May be nil.
+	OnWriteFailed func(err error)
 }
 
 // ErrWriteStuck is the error of every write after one that timed out or was
@@ -338,6 +342,9 @@ func (s *Stream) write(frame []byte) error {
 	}
 	select {
 	case err := <-done:
+		if err != nil && s.opts.OnWriteFailed != nil {
+			s.stuckOnce.Do(func() { go s.opts.OnWriteFailed(err) })
+		}
 		return err
 	case <-s.abandon:
 		return ErrWriteStuck
