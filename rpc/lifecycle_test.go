@@ -5,6 +5,7 @@ package rpc
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -271,5 +272,43 @@ func TestServer_StdoutClosedEndsTheSession(t *testing.T) {
 	}
 	if out := logs.String(); !strings.Contains(out, "stdout") || !strings.Contains(out, "id=6") {
 		t.Errorf("log:\n%s\nwant the closed stdout and the lost reply to id 6", out)
+	}
+}
+
+// wedged is released when the test that wedges a handler ends.
+var wedged = make(chan struct{})
+
+func init() {
+	// test/wedge exists only in tests: a handler that ignores its
+	// cancellation and never returns, as a bug could make one.
+	methods["test/wedge"] = method{handle: func(context.Context, *Server, []byte) (any, error) {
+		<-wedged
+		return nil, nil
+	}}
+}
+
+// exit waits for the requests in flight at most its bound: a handler that
+// never returns does not keep hookd alive, and its lost reply is logged.
+func TestExit_AWedgedHandlerDoesNotHoldTheExit(t *testing.T) {
+	defer close(wedged)
+	logs := newLockedLog()
+	h := newRawHarness(t, Options{Version: "test", Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	h.initBlocking(t, "")
+	h.send(t, `{"jsonrpc":"2.0","id":8,"method":"test/wedge"}`)
+	h.send(t, `{"jsonrpc":"2.0","id":9,"method":"hooks/list"}`)
+	h.reply(t, "9") // read after the wedge: it is in flight
+	start := time.Now()
+	h.send(t, `{"jsonrpc":"2.0","method":"exit"}`)
+	select {
+	case code := <-h.code:
+		if code != 1 {
+			t.Errorf("exit code %d", code)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("exit waited for a handler that never returns")
+	}
+	t.Logf("measured: exit with a wedged handler ended after %v", time.Since(start).Round(10*time.Millisecond))
+	if out := logs.String(); !strings.Contains(out, "reply lost") || !strings.Contains(out, "ids=8") {
+		t.Errorf("log:\n%s\nwant the request 8 named as lost", out)
 	}
 }

@@ -2,14 +2,16 @@ package proc
 
 import (
 	"bufio"
+	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // guardedHook starts a hook under Run and returns once it is registered with
@@ -55,14 +57,14 @@ func TestWatchdog_OneThatStopsReadingIsReplacedNotClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer syscall.Kill(first.cmd.Process.Pid, syscall.SIGCONT)
-	for {
-		_ = first.w.SetWriteDeadline(time.Now().Add(20 * time.Millisecond))
-		if _, err := first.w.WriteString("#\n"); errors.Is(err, os.ErrDeadlineExceeded) {
-			break
-		} else if err != nil {
-			t.Fatal(err)
+	// Stopped for sure before the pipe is filled: a watchdog still reading
+	// would make room again.
+	for deadline := time.Now().Add(30 * time.Second); processState(t, first.cmd.Process.Pid) != 'T'; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the watchdog did not stop")
 		}
 	}
+	fillPipe(t, first.w)
 
 	b := guardedHook(t, ctx)
 	watchdog.mu.Lock()
@@ -97,4 +99,49 @@ func TestWatchdog_OneThatStopsReadingIsReplacedNotClosed(t *testing.T) {
 	watchdog.mu.Unlock()
 	cancel()
 	<-a
+}
+
+// processState is the state letter of /proc/<pid>/stat (R, S, T, Z...).
+func processState(t *testing.T, pid int) byte {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		t.Fatalf("/proc/%d/stat: %q", pid, b)
+	}
+	return b[i+2]
+}
+
+// fillPipe shrinks the pipe behind w to one page and fills it, so that the
+// next write cannot complete until the reader reads.
+func fillPipe(t *testing.T, w *os.File) {
+	t.Helper()
+	// Through the raw descriptor: Fd would put the file in blocking mode,
+	// where write deadlines no longer work.
+	rc, err := w.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = 4096
+	held := 0
+	err = rc.Control(func(fd uintptr) {
+		if _, err = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, page); err == nil {
+			held, err = unix.IoctlGetInt(int(fd), unix.TIOCINQ)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = w.SetWriteDeadline(time.Now().Add(30 * time.Second))
+	if _, err := w.Write(bytes.Repeat([]byte{'\n'}, page-held)); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	_ = rc.Control(func(fd uintptr) { n, err = unix.IoctlGetInt(int(fd), unix.TIOCINQ) })
+	if err != nil || n != page {
+		t.Fatalf("pipe holds %d bytes (%v), want %d", n, err, page)
+	}
 }
