@@ -11,7 +11,7 @@ import (
 
 func init() {
 	methods["hooks/list"] = method{handle: hooksList}
-	methods["hooks/reload"] = method{handle: hooksReload, inline: true}
+	methods["hooks/reload"] = method{handle: hooksReload, serial: true}
 }
 
 type hooksListResult struct {
@@ -43,7 +43,8 @@ func hooksList(ctx context.Context, s *Server, params []byte) (any, error) {
 	return hooksListResult{Hooks: list, Warnings: warnings, Project: project, LeftOut: leftOut}, nil
 }
 
-// hooksReload discovers hooks again; it is ordered with other state changes.
+// hooksReload discovers hooks again. It is ordered with other state changes
+// and, since a load reads every hooks file, runs off the reader (serial).
 func hooksReload(ctx context.Context, s *Server, params []byte) (any, error) {
 	e := s.Engine()
 	// The collection the load puts off runs once the reply is written, and
