@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -52,6 +53,9 @@ func (s *Server) openRecorder(p *initializeParams, profile string) (*recorder, e
 // refused, and the open never waits for a FIFO's reader (regfile).
 func CheckRecordFile(path string) error {
 	f, err := regfile.OpenAppend(path, 0o600)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return fmt.Errorf("%s is %w", path, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	if err != nil {
 		if isNoReader(err) {
 			// O_WRONLY|O_NONBLOCK on a FIFO nobody reads.
-			return nil, fmt.Errorf("%s: %w (named pipe)", path, ErrNotRegular)
+			return nil, fmt.Errorf("%w (named pipe)", ErrNotRegular)
 		}
 		return nil, err
 	}
