@@ -6,6 +6,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -19,6 +20,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/regfile"
 )
 
 // A portReport is what a port carried over and what it could not.
@@ -276,7 +278,7 @@ func mentions(dir, word string) bool {
 		if err != nil || found || !d.Type().IsRegular() {
 			return nil
 		}
-		f, err := os.Open(path)
+		f, err := regfile.Open(path) // a FIFO swapped in since the walk is not waited on
 		if err != nil {
 			return nil
 		}
@@ -418,14 +420,16 @@ func copyTree(root, out string, skip map[string]bool, r *portReport) error {
 }
 
 func copyFile(src, dst string, perm fs.FileMode, size int64) error {
-	in, err := os.Open(src)
+	// Opened without waiting and checked as opened: the plugin's file may
+	// have been swapped for a FIFO since the walk.
+	in, err := regfile.Open(src)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return fmt.Errorf("%s: changed while copying", src)
+	}
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if fi, err := in.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: changed while copying", src)
-	}
 	o, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err

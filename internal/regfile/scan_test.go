@@ -28,6 +28,11 @@ var openAllowed = map[string]string{
 	"replay os.Open":        "a file named on the command line",
 	"serve os.OpenFile":     "--log-file, named on the command line",
 	"cmdEvent os.WriteFile": "testscript's own work folder",
+	// hookd port writes into the new folder named on its command line
+	// (copies are created with O_EXCL, never over what is there).
+	"portPlugin os.WriteFile": "the port's output folder",
+	"writeJSON os.WriteFile":  "the port's output folder",
+	"copyFile os.OpenFile":    "the port's output folder, O_EXCL",
 	// The kernel's own file about a process.
 	"processAlive os.ReadFile": "/proc/<pid>/stat",
 	// The folder a state file was just renamed into, opened to sync it:
