@@ -202,6 +202,10 @@ func (e *Engine) asyncResult(runID string, ev *EventRules, h *Hook, raw RawResul
 		if ar.Rewake == "" {
 			ar.Rewake = strings.TrimSpace(raw.Stdout)
 		}
+		// Labelled with the command, as Claude Code words an exit 2.
+		if h.Handler.Command != "" {
+			ar.Rewake = "[" + h.Handler.Command + "]: " + ar.Rewake
+		}
 	}
 	if ar.AdditionalContext == nil {
 		ar.AdditionalContext = []ContextEntry{}

@@ -310,7 +310,7 @@ func TestClaude_CommandFields(t *testing.T) {
 	reqs := r.model.Requests()
 	hostRewake := "no"
 	for _, q := range reqs[1:] {
-		if strings.Contains(q, "rewake-from-hook") {
+		if strings.Contains(q, "exit 2]: rewake-from-hook") {
 			hostRewake = "yes"
 		}
 	}
@@ -328,15 +328,16 @@ func TestClaude_CommandFields(t *testing.T) {
 	hdFail := yesNo(d == "deny" || d == "block")
 	t.Logf("onFailure block text: host %q, hookd %q", hostFail, gjson.Get(resW, "reason").Str)
 	record(t, "claude", "3", "onFailure:block on a hook that exits 1: tool blocked", yesNo(strings.Contains(hostFail, `onFailure is "block"`)), hdFail)
+	record(t, "claude", "3", "onFailure:block on a hook that exits 1: the text the model gets", hostFail, gjson.Get(resW, "reason").Str)
 	// Async results come after hooks/run answers: ask hookd serve.
 	_, async := r.hookdServe(t, "PostToolUse", `{"tool_name":"Bash","tool_input":{"command":"echo"},"tool_response":{"stdout":"ran"},"tool_use_id":"p1"}`)
 	hdRewake := "no"
 	for _, a := range async {
-		if gjson.Get(a, "rewake").Str == "rewake-from-hook" {
+		if strings.HasSuffix(gjson.Get(a, "rewake").Str, "exit 2]: rewake-from-hook") {
 			hdRewake = "yes"
 		}
 	}
-	record(t, "claude", "3", "asyncRewake exit 2: stderr reaches the model's next request (hookd: the async result's rewake)", hostRewake, hdRewake)
+	record(t, "claude", "3", "asyncRewake exit 2: \"[<command>]: <stderr>\" reaches the model's next request (hookd: the async result's rewake)", hostRewake, hdRewake)
 }
 
 // Item 2: prompt and agent handlers through the host's model.

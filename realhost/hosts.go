@@ -8,11 +8,13 @@ import (
 	"github.com/hookd/hookd/realhost/rh"
 )
 
-// The host versions the profiles were measured against. Override with
-// REALHOST_CODEX_VERSION / REALHOST_CLAUDE_VERSION to re-verify a newer host.
+// The host versions the profiles were measured against: the one place per
+// host that names the version the suite installs (docs/real-hosts.md lists
+// the version each row was verified on). Override with
+// REALHOST_CODEX_VERSION / REALHOST_CLAUDE_VERSION to re-verify another.
 var (
-	codexVersion  = rh.EnvOr("REALHOST_CODEX_VERSION", "0.169.0")
-	claudeVersion = rh.EnvOr("REALHOST_CLAUDE_VERSION", "2.1.328")
+	codexVersion  = rh.EnvOr("REALHOST_CODEX_VERSION", "0.171.0")
+	claudeVersion = rh.EnvOr("REALHOST_CLAUDE_VERSION", "2.1.332")
 )
 
 // hostBinary returns the path of an npm package's bin, installing

@@ -481,7 +481,7 @@ func TestClaudeEvents_TheReferenceSet(t *testing.T) {
 	want := "SessionStart Setup UserPromptSubmit UserPromptExpansion PreToolUse PermissionRequest PermissionDenied PostToolUse " +
 		"PostToolUseFailure PostToolBatch Notification MessageDisplay SubagentStart SubagentStop TaskCreated TaskCompleted Stop " +
 		"StopFailure TeammateIdle InstructionsLoaded ConfigChange CwdChanged DirectoryAdded FileChanged WorktreeCreate " +
-		"WorktreeRemove PreCompact PostCompact PreModelSwitch PostModelSwitch Elicitation ElicitationResult SessionEnd"
+		"WorktreeRemove PreCompact PostCompact PreModelSwitch PostModelSwitch Elicitation ElicitationResult SessionEnd PreSkillShellCommand"
 	if got := strings.Join(Profile.EventNames(), " "); got != want {
 		t.Fatalf("events\n%s\nwant\n%s", got, want)
 	}

@@ -25,8 +25,8 @@ func (h notesHost) Notify(method string, params any) {
 }
 
 // An asyncRewake hook that exits 2 hands its stderr to the host with its
-// async result, for the model's next request (Claude Code 2.1.328); one that
-// exits 0 hands nothing.
+// async result, labelled with its command, for the model's next request
+// (Claude Code 2.1.332); one that exits 0 hands nothing.
 func TestClaudeAsyncRewake_Exit2DeliversStderr(t *testing.T) {
 	root := claudeFiles(t, map[string]string{"home/settings.json": settings("PostToolUse", `[{"matcher": "Bash", "hooks": [
 		{"type": "command", "command": "cat >/dev/null; echo 'tests failed: 3' >&2; exit 2", "asyncRewake": true},
@@ -46,7 +46,8 @@ func TestClaudeAsyncRewake_Exit2DeliversStderr(t *testing.T) {
 			t.Fatal("no hooks/asyncCompleted")
 		}
 	}
-	if got[res.Hooks[0].Key] != "tests failed: 3" || got[res.Hooks[1].Key] != "" {
+	want := "[cat >/dev/null; echo 'tests failed: 3' >&2; exit 2]: tests failed: 3"
+	if got[res.Hooks[0].Key] != want || got[res.Hooks[1].Key] != "" {
 		t.Fatalf("rewake texts %q", got)
 	}
 }
@@ -61,7 +62,7 @@ func TestClaudeOnFailure_BlockTurnsAFailureIntoADeny(t *testing.T) {
 		{"matcher": "Read", "hooks": [{"type": "command", "command": "cat >/dev/null; echo 'not {json' ; echo oops >&2; exit 3", "onFailure": "block"}]}]`)})
 	e, _ := claudeEngine(t, root, nil)
 	res := claudeRun(t, e, "PreToolUse", `{"tool_name": "Write", "tool_input": {"file_path": "/x"}}`)
-	want := "[cat >/dev/null; exit 1]: hook exited with code 1; blocking because onFailure is \"block\"\nNo stderr output"
+	want := "[cat >/dev/null; exit 1]: failed; blocking because onFailure is \"block\"\nNo stderr output"
 	if res.Decision != hooks.DecisionDeny || res.Reason != want {
 		t.Fatalf("Write: decision %s reason %q, want deny %q", res.Decision, res.Reason, want)
 	}

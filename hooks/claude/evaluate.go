@@ -39,6 +39,9 @@ var evalEvents = map[string]bool{
 	"PermissionDenied": true, "PermissionRequest": true, "PostToolBatch": true, "PostToolUse": true,
 	"PostToolUseFailure": true, "PreToolUse": true, "Stop": true, "SubagentStop": true, "TaskCompleted": true,
 	"TaskCreated": true, "TeammateIdle": true, "UserPromptExpansion": true, "UserPromptSubmit": true,
+	// Loaded, but they block when they run: Claude Code does not run
+	// prompt and agent hooks on a skill's shell command.
+	"PreSkillShellCommand": true,
 }
 
 // readEval checks a prompt or agent handler's fields when it is read.
@@ -66,6 +69,12 @@ func evalKind(kind string) func(*hooks.Engine) hooks.HandlerKind {
 			var c evalConfig
 			if err := json.Unmarshal(h.Handler.Config, &c); err != nil {
 				raw.Err = fmt.Errorf("%s hook: %w", kind, err)
+				return raw
+			}
+			if h.Event == "PreSkillShellCommand" {
+				code := 0
+				raw.ExitCode = &code
+				raw.Stdout = evalBlockOutput(h.Event, kind, skillShellNoJudge, true)
 				return raw
 			}
 			ev := e.Evaluator()
@@ -102,21 +111,24 @@ func evalKind(kind string) func(*hooks.Engine) hooks.HandlerKind {
 			code := 0
 			raw.ExitCode = &code
 			if !a.OK {
-				raw.Stdout = evalBlockOutput(h.Event, evaluate.BlockText(kind, c.Prompt, a.Reason), c.ContinueOnBlock)
+				raw.Stdout = evalBlockOutput(h.Event, kind, evaluate.BlockText(kind, c.Prompt, a.Reason), c.ContinueOnBlock)
 			}
 			return raw
 		})
 	}
 }
 
-// evalBlockOutput is the hook output an ok:false stands for on event.
-func evalBlockOutput(event, reason string, continueOnBlock bool) string {
+// evalBlockOutput is the hook output an ok:false stands for on event. A
+// prompt hook's deny on PreToolUse also ends the turn (unless
+// continueOnBlock); an agent hook's deny blocks the tool and the session
+// goes on (Claude Code 2.1.332).
+func evalBlockOutput(event, kind, reason string, continueOnBlock bool) string {
 	var out map[string]any
 	switch event {
 	case "PreToolUse":
 		out = map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": event,
 			"permissionDecision": "deny", "permissionDecisionReason": reason}}
-		if !continueOnBlock {
+		if !continueOnBlock && kind != evaluate.KindAgent {
 			out["continue"], out["stopReason"] = false, reason
 		}
 	case "PermissionRequest":

@@ -6,8 +6,9 @@ import (
 	"github.com/hookd/hookd/hooks"
 )
 
-// Claude Code's 33 events (reference/claude-hooks.md A.2, v2.1.240, and the
-// two model-switch events of 2.1.328), one row
+// Claude Code's 34 events (reference/claude-hooks.md A.2, v2.1.240, the
+// two model-switch events of 2.1.328 and PreSkillShellCommand of 2.1.332),
+// one row
 // each: what the matcher looks at, the input fields, what exit code 2 and
 // decision:"block" do, whether plain stdout and additionalContext become
 // context, which hookSpecificOutput fields are handed to the host in
@@ -39,6 +40,11 @@ const (
 	blockApproval
 	// blockExit: any non-zero exit fails the operation (WorktreeCreate).
 	blockExit
+	// blockSkillShell: PreSkillShellCommand, before a skill's inline shell
+	// command runs. Read like PreToolUse, but a skill cannot wait: deny, ask
+	// and defer all block, any updatedInput blocks, and the result is a
+	// decision "block" (exit 2 blocks, other codes let the command run).
+	blockSkillShell
 )
 
 // claudeField is the JSON type a passed-through field must have.
@@ -141,6 +147,11 @@ var claudeEvents = []claudeEvent{
 		fields: []string{"mcp_server_name", "action", "content", "mode", "elicitation_id"}, block: blockDecision,
 		pass: map[string]claudeField{"action": fieldAction, "content": fieldObject}},
 	{name: "SessionEnd", label: "session_end", match: "reason", fields: []string{"reason"}},
+	// Before a skill's (or command's) inline shell command runs: tool_name
+	// is the shell tool (Bash or PowerShell), which the matcher sees
+	// (Claude Code 2.1.332).
+	{name: "PreSkillShellCommand", label: "pre_skill_shell_command", match: "tool_name", tool: true, mode: true,
+		fields: []string{"tool_name", "tool_input", "tool_use_id", "command_name", "command_source", "invoked_by"}, block: blockSkillShell},
 }
 
 // modelSwitchFields are the input fields of PreModelSwitch and

@@ -178,7 +178,7 @@ func (ce *claudeEvent) readReply(obj gjson.Result) (*claudeReply, string) {
 		r.additionalContext = spec.str("additionalContext")
 	}
 	switch ce.block {
-	case blockPermission:
+	case blockPermission, blockSkillShell:
 		r.permissionDecision = spec.oneOf("permissionDecision", "allow", "deny", "ask", "defer")
 		r.permissionDecisionReason = spec.str("permissionDecisionReason")
 		if v, ok := spec.typed("updatedInput", fieldObject); ok {
@@ -297,10 +297,9 @@ func (ce *claudeEvent) parse(raw hooks.RawResult, async bool) hooks.Outcome {
 			reason = reply.reasonText()
 		}
 		if reason == "" {
-			reason = strings.TrimSpace(raw.Stderr)
-		}
-		if reason == "" {
-			reason = fmt.Sprintf("%s hook exited with code %d", ce.name, code)
+			// The stderr; combine labels it with the command
+			// (labelExit2), as Claude Code words an exit 2.
+			reason = exit2Text(raw)
 		}
 		ce.blockWith(&o, reason)
 	case code != 0:
@@ -372,10 +371,42 @@ func (ce *claudeEvent) apply(o *hooks.Outcome, r *claudeReply) {
 		if a.interrupt {
 			o.Output = withOutput(o.Output, "interrupt", json.RawMessage("true"))
 		}
+	case blockSkillShell:
+		applySkillShell(ce, o, r)
 	case blockDecision, blockFeedback, blockContinue:
 		if r.decision != nil && *r.decision == "block" {
 			ce.blockWith(o, hooks.NonBlank(r.reason))
 		}
+	}
+}
+
+// Why PreSkillShellCommand kept a command from running, in Claude Code's
+// words (2.1.332).
+const (
+	skillShellCannotWait = "the hook asked for approval, which a skill can't wait for"
+	skillShellChanged    = "the hook changed the command, which isn't supported here"
+	skillShellNoJudge    = "prompt and agent hooks don't run on PreSkillShellCommand"
+)
+
+// applySkillShell is PreSkillShellCommand's reading of a reply: deny blocks
+// with its reason; ask and defer block too (a skill cannot wait for an
+// answer); an updatedInput is never applied and blocks; a top-level
+// decision "block" blocks; allow adds nothing.
+func applySkillShell(ce *claudeEvent, o *hooks.Outcome, r *claudeReply) {
+	reason := r.reasonText()
+	block := r.decision != nil && *r.decision == "block"
+	switch {
+	case r.permissionDecision != nil && *r.permissionDecision == hooks.DecisionDeny:
+		ce.blockWith(o, reason)
+	case r.permissionDecision != nil && (*r.permissionDecision == hooks.DecisionAsk || *r.permissionDecision == hooks.DecisionDefer):
+		if reason != "" {
+			reason += "; "
+		}
+		ce.blockWith(o, reason+skillShellCannotWait)
+	case block:
+		ce.blockWith(o, hooks.NonBlank(r.reason))
+	case r.updatedInput != nil:
+		ce.blockWith(o, skillShellChanged)
 	}
 }
 
@@ -433,6 +464,7 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 	var reasons []string
 	for i := range outs {
 		o := &outs[i]
+		labelExit2(o)
 		ce.onFailureBlock(o)
 		if o.Block && o.Reason != "" {
 			reasons = append(reasons, o.Reason)
@@ -465,7 +497,7 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 		if blocked || len(res.AdditionalContext) > 0 {
 			res.Decision, res.Reason, res.Continuation = hooks.DecisionBlock, joined, joined
 		}
-	case blockDecision, blockExit:
+	case blockDecision, blockExit, blockSkillShell:
 		if blocked {
 			res.Decision, res.Reason = hooks.DecisionBlock, joined
 		}
@@ -610,10 +642,54 @@ func (ce *claudeEvent) onFailureBlock(o *hooks.Outcome) {
 	if what == "" {
 		what = gjson.GetBytes(o.Hook.Handler.Config, "url").Str
 	}
-	stderr := strings.TrimSpace(o.Raw.Stderr)
-	if stderr == "" {
-		stderr = "No stderr output"
+	how, why := "failed", `blocking because onFailure is "block"`
+	if o.Hook.Handler.Type == hooks.TypeMCPTool {
+		why = `blocking because onFailure is "block" and the hook got no usable answer from its MCP server. ` +
+			"The user needs to fix the cause (in a session, /mcp shows the server's state) or ask whoever manages the hook; " +
+			"Claude should not change the hook or work around it."
 	}
-	reason := fmt.Sprintf("[%s]: %s; blocking because onFailure is \"block\"\n%s", what, o.Error, stderr)
+	detail := strings.TrimSpace(o.Raw.Stderr)
+	switch {
+	case o.Status == hooks.StatusTimedOut:
+		how, detail = "timed out", ""
+	case o.Hook.Handler.Type == hooks.TypeMCPTool:
+		// What an MCP server wrote is left out.
+		detail = ""
+	case detail == "":
+		detail = claudeNoStderr
+	}
+	reason := fmt.Sprintf("[%s]: %s; %s", what, how, why)
+	if detail != "" {
+		reason += "\n" + detail
+	}
 	ce.blockWith(o, reason)
+}
+
+// claudeNoStderr stands for an empty stderr in a block reason.
+const claudeNoStderr = "No stderr output"
+
+// exit2Text is the text of an exit 2 without a reason of its own: its
+// stderr, or claudeNoStderr.
+func exit2Text(raw hooks.RawResult) string {
+	if s := strings.TrimSpace(raw.Stderr); s != "" {
+		return s
+	}
+	return claudeNoStderr
+}
+
+// labelExit2 words a command hook's exit 2 block as Claude Code gives it to
+// the model: "[<command>]: <stderr>" (the deny reason, PostToolUse
+// feedback, a block's reason, the Stop continuation; measured on 2.1.332).
+func labelExit2(o *hooks.Outcome) {
+	if !o.Block || o.Hook == nil || o.Hook.Handler.Type != hooks.TypeCommand || o.Raw.ExitCode == nil || *o.Raw.ExitCode != 2 {
+		return
+	}
+	text := exit2Text(o.Raw)
+	if o.Reason != text {
+		return // the reply's own reason
+	}
+	o.Reason = "[" + o.Hook.Handler.Command + "]: " + text
+	if o.Feedback == text {
+		o.Feedback = o.Reason
+	}
 }

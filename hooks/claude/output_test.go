@@ -94,7 +94,7 @@ func TestClaudeParse_Rules(t *testing.T) {
 			stdout: `{"hookSpecificOutput": 3}`, stderr: "from stderr",
 			status: hooks.StatusBlocked, permission: "deny", reason: "from stderr"},
 		{rule: "exit 2 with nothing to say still blocks", event: "PreToolUse", code: 2,
-			status: hooks.StatusBlocked, permission: "deny", reason: "PreToolUse hook exited with code 2"},
+			status: hooks.StatusBlocked, permission: "deny", reason: "No stderr output"},
 		{rule: "JSON is read on exit 1 and still decides", event: "PreToolUse", code: 1,
 			stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"json on 1"}}`, stderr: "oops\nmore",
 			status: hooks.StatusBlocked, permission: "deny", reason: "json on 1", errHas: "hook exited with code 1: oops"},

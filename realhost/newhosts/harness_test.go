@@ -20,7 +20,8 @@ import (
 // hostTimeout bounds one run of a real CLI.
 const hostTimeout = 2 * time.Minute
 
-// Versions measured against; override with REALHOST_<HOST>_VERSION.
+// Versions measured against, the one place per host that names the version
+// the suite installs; override with REALHOST_<HOST>_VERSION.
 var (
 	geminiVersion  = rh.EnvOr("REALHOST_GEMINI_VERSION", "0.61.0")
 	qwenVersion    = rh.EnvOr("REALHOST_QWEN_VERSION", "0.24.4")

@@ -1,0 +1,114 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/hooks/evaluate"
+)
+
+// What Claude Code 2.1.332 changed or was measured to do, one test each.
+
+// A command hook's exit 2 reaches the model as "[<command>]: <stderr>":
+// the deny reason, the PostToolUse feedback, the Stop continuation; an
+// empty stderr reads "No stderr output". A reply's own reason is kept.
+func TestClaudeExit2_TextIsLabelledWithTheCommand(t *testing.T) {
+	const deny = "cat >/dev/null; echo nope >&2; exit 2"
+	const quiet = "cat >/dev/null; exit 2"
+	const own = `cat >/dev/null; echo '{"decision":"block","reason":"mine"}'; echo err >&2; exit 2`
+	root := claudeFiles(t, map[string]string{"home/settings.json": `{"hooks": {
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "` + deny + `"}]},
+			{"matcher": "Read", "hooks": [{"type": "command", "command": "` + quiet + `"}]}],
+		"PostToolUse": [{"hooks": [{"type": "command", "command": "` + deny + `"}]}],
+		"Stop": [{"hooks": [{"type": "command", "command": ` + jsonString(own) + `}]}]}}`})
+	e, _ := claudeEngine(t, root, nil)
+	if res := claudeRun(t, e, "PreToolUse", `{"tool_name": "Bash", "tool_input": {"command": "ls"}}`); res.Reason != "["+deny+"]: nope" {
+		t.Errorf("PreToolUse reason %q", res.Reason)
+	}
+	if res := claudeRun(t, e, "PreToolUse", `{"tool_name": "Read", "tool_input": {"file_path": "/x"}}`); res.Reason != "["+quiet+"]: No stderr output" {
+		t.Errorf("PreToolUse without stderr: reason %q", res.Reason)
+	}
+	if res := claudeRun(t, e, "PostToolUse", `{"tool_name": "Bash", "tool_input": {}, "tool_response": {}}`); res.Feedback != "["+deny+"]: nope" {
+		t.Errorf("PostToolUse feedback %q", res.Feedback)
+	}
+	if res := claudeRun(t, e, "Stop", `{"stop_hook_active": false}`); res.Continuation != "mine" {
+		t.Errorf("Stop with its own reason: continuation %q", res.Continuation)
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// PreSkillShellCommand (Claude Code 2.1.332's 34th event): matched on the
+// shell tool; deny blocks with its reason, ask and defer block because a
+// skill cannot wait, an updatedInput blocks, exit 2 blocks, exit 1 lets the
+// command run; prompt and agent hooks block when they run.
+func TestClaudePreSkillShellCommand_Rules(t *testing.T) {
+	reply := func(body string) string { return jsonString("cat >/dev/null; echo '" + body + "'") }
+	cases := []struct {
+		name, handler, want string
+	}{
+		{"deny", `{"type": "command", "command": ` + reply(`{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"deny","permissionDecisionReason":"no curl"}}`) + `}`, "no curl"},
+		{"ask", `{"type": "command", "command": ` + reply(`{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"ask","permissionDecisionReason":"sure?"}}`) + `}`,
+			"sure?; the hook asked for approval, which a skill can't wait for"},
+		{"defer without a reason", `{"type": "command", "command": ` + reply(`{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"defer"}}`) + `}`,
+			"the hook asked for approval, which a skill can't wait for"},
+		{"updatedInput", `{"type": "command", "command": ` + reply(`{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"allow","updatedInput":{"command":"true"}}}`) + `}`,
+			"the hook changed the command, which isn't supported here"},
+		{"top-level block", `{"type": "command", "command": ` + reply(`{"decision":"block","reason":"not here"}`) + `}`, "not here"},
+		{"exit 2", `{"type": "command", "command": "cat >/dev/null; echo bad >&2; exit 2"}`, "[cat >/dev/null; echo bad >&2; exit 2]: bad"},
+		{"exit 1 runs", `{"type": "command", "command": "cat >/dev/null; exit 1"}`, ""},
+		{"allow runs", `{"type": "command", "command": ` + reply(`{"hookSpecificOutput":{"hookEventName":"PreSkillShellCommand","permissionDecision":"allow"}}`) + `}`, ""},
+		{"prompt hook", `{"type": "prompt", "prompt": "judge $ARGUMENTS"}`, skillShellNoJudge},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := claudeFiles(t, map[string]string{"home/settings.json": settings("PreSkillShellCommand", `[{"matcher": "Bash", "hooks": [`+c.handler+`]}]`)})
+			e, sum := claudeEngine(t, root, nil)
+			if sum.Runnable != 1 {
+				t.Fatalf("%d runnable hooks, want 1", sum.Runnable)
+			}
+			res := claudeRun(t, e, "PreSkillShellCommand", `{"tool_name": "Bash", "tool_input": {"command": "curl x"}, "tool_use_id": "s1",
+				"command_name": "deploy", "command_source": "projectSettings", "invoked_by": "model"}`)
+			if c.want == "" {
+				if res.Decision != hooks.DecisionNone {
+					t.Fatalf("decision %s (%q), want none", res.Decision, res.Reason)
+				}
+				return
+			}
+			if res.Decision != hooks.DecisionBlock || res.Reason != c.want {
+				t.Fatalf("decision %s reason %q, want block %q", res.Decision, res.Reason, c.want)
+			}
+		})
+	}
+	root := claudeFiles(t, map[string]string{"home/settings.json": settings("PreSkillShellCommand", `[{"matcher": "PowerShell", "hooks": [{"type": "command", "command": "exit 2"}]}]`)})
+	e, _ := claudeEngine(t, root, nil)
+	if res := claudeRun(t, e, "PreSkillShellCommand", `{"tool_name": "Bash", "tool_input": {"command": "ls"}}`); len(res.Hooks) != 0 {
+		t.Fatalf("a PowerShell matcher fired for Bash: %+v", res.Hooks)
+	}
+}
+
+// falseJudge answers every prompt and agent hook ok:false.
+type falseJudge struct{}
+
+func (falseJudge) Evaluate(context.Context, evaluate.Request) (json.RawMessage, error) {
+	return json.RawMessage(`{"ok": false, "reason": "judge says no"}`), nil
+}
+
+// An agent hook's ok:false on PreToolUse denies the tool and the session
+// goes on (Claude Code 2.1.332); a prompt hook's also ends the turn.
+func TestClaudeAgentDeny_DoesNotEndTheSession(t *testing.T) {
+	for kind, stops := range map[string]bool{evaluate.KindAgent: false, evaluate.KindPrompt: true} {
+		root := claudeFiles(t, map[string]string{"home/settings.json": settings("PreToolUse", `[{"matcher": "Bash", "hooks": [{"type": "`+kind+`", "prompt": "judge $ARGUMENTS"}]}]`)})
+		e, _ := claudeEngine(t, root, func(o *hooks.Options) { o.Evaluator = falseJudge{} })
+		res := claudeRun(t, e, "PreToolUse", `{"tool_name": "Bash", "tool_input": {"command": "ls"}}`)
+		if res.Decision != hooks.DecisionDeny || res.Continue == stops || !strings.Contains(res.Reason, "judge says no") {
+			t.Errorf("%s: decision %s continue %v reason %q, want deny with continue %v", kind, res.Decision, res.Continue, res.Reason, !stops)
+		}
+	}
+}
