@@ -543,6 +543,9 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 		}
 		defer release()
 	}
+	if e.profile.StdinNewline {
+		stdin = append(stdin[:len(stdin):len(stdin)], '\n')
+	}
 	over := e.newOverflow()
 	r := proc.Run(ctx, proc.Command{
 		Shell:     shell,
@@ -603,28 +606,60 @@ func scrubEnv(env []string) []string {
 
 // buildInput writes the stdin JSON: the event's fields in the host's order,
 // taken from the request's input or else from the session, then any other
-// input fields as given. hook_event_name is always the event.
+// input fields as given, each where the host put it among the event's
+// fields (Claude Code's prompt_id, effort...). hook_event_name is always the
+// event.
 func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte {
 	in := gjson.Parse(view(input))
 	s := e.opts.Session
 	buf := make([]byte, 0, len(input)+256)
 	buf = append(buf, '{')
-	// Strings are appended with gjson's encoder, which escapes as
-	// encoding/json does: no per-field Marshal. Raw values are appended
-	// from the input as strings: no copy of a large field is made on the way.
+	// Strings are appended without HTML escaping (MarshalStdin), as the
+	// hosts write them. Raw values are appended from the input as strings:
+	// no copy of a large field is made on the way.
 	add := func(k, raw string) {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
-		buf = gjson.AppendJSONString(buf, k)
+		buf = AppendJSONString(buf, k)
 		buf = append(buf, ':')
 		buf = append(buf, raw...)
 	}
 	addStr := func(k, v string) {
 		add(k, "")
-		buf = gjson.AppendJSONString(buf, v)
+		buf = AppendJSONString(buf, v)
+	}
+	// The input's members in order, to place the other fields; the first
+	// of duplicate names wins.
+	var members []gjson.Result
+	in.ForEach(func(k, v gjson.Result) bool {
+		members = append(members, k, v)
+		return true
+	})
+	seen := map[string]bool{}
+	next := 0
+	extrasUpTo := func(end int) {
+		for ; next < end; next += 2 {
+			k := members[next].Str
+			if !slices.Contains(ev.InputFields, k) && !seen[k] {
+				seen[k] = true
+				add(k, compactRaw(members[next+1]))
+			}
+		}
+	}
+	at := func(f string) int {
+		for i := 0; i < len(members); i += 2 {
+			if members[i].Str == f {
+				return i
+			}
+		}
+		return -1
 	}
 	for _, f := range ev.InputFields {
+		if i := at(f); i >= next {
+			extrasUpTo(i)
+			next = i + 2
+		}
 		if f == "hook_event_name" {
 			addStr(f, ev.Name)
 			continue
@@ -668,20 +703,7 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 			add(f, "false")
 		}
 	}
-	// The other input fields follow as given; the first of duplicate names
-	// wins. Most inputs have none, so the set of them is made only when one
-	// comes.
-	var extra map[string]bool
-	in.ForEach(func(k, v gjson.Result) bool {
-		if !slices.Contains(ev.InputFields, k.Str) && !extra[k.Str] {
-			if extra == nil {
-				extra = map[string]bool{}
-			}
-			extra[k.Str] = true
-			add(k.Str, compactRaw(v))
-		}
-		return true
-	})
+	extrasUpTo(len(members))
 	return append(buf, '}')
 }
 

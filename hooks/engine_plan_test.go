@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"testing"
 
-	json "github.com/goccy/go-json"
 )
 
 func TestQuickRun_DeclinesWhenAHandlerWouldRun(t *testing.T) {
@@ -77,12 +76,16 @@ func TestRunIDs_UniqueUUIDsWithoutARandomReadEach(t *testing.T) {
 	}
 }
 
-func TestInput_SessionStringsEscapedAsMarshalDoes(t *testing.T) {
+// Session strings are escaped as the hosts' JSON writers escape them:
+// quotes, backslashes and control characters, but <, & and > as themselves
+// (Node's JSON.stringify, Rust's serde_json; encoding/json would write
+// \u003c, \u0026, \u003e).
+func TestInput_SessionStringsEscapedAsTheHostsDo(t *testing.T) {
 	e := newTestEngine(t, `{}`, false)
 	odd := "a\"b\\c\n\t\x01<&>\u2028é"
 	e.opts.Session.Cwd, e.opts.Session.Model = odd, odd
 	got := e.buildInput(codexProfile().Event("Stop"), []byte(`{"x\u0041":1}`), odd)
-	q, _ := json.Marshal(odd)
+	q := []byte(`"a\"b\\c\n\t\u0001<&>\u2028é"`)
 	for _, field := range []string{`"cwd":`, `"model":`, `"turn_id":`} {
 		if !bytes.Contains(got, append([]byte(field), q...)) {
 			t.Errorf("%s not %s in %s", field, q, got)

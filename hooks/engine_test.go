@@ -28,10 +28,13 @@ func newTestEngine(t *testing.T, hooksObj string, bypass bool) *Engine {
 	return e
 }
 
+// The event's fields come in the host's order, filled from the session; a
+// field the event does not name keeps its place before the next event field
+// the input had after it.
 func TestInput_FieldsInCodexOrderFilledFromSession(t *testing.T) {
 	e := newTestEngine(t, `{}`, false)
 	got := e.buildInput(codexProfile().Event("PreToolUse"), []byte(`{"tool_use_id":"c1","extra":{"a":1},"tool_input":{"command":"ls"},"tool_name":"exec_command"}`), "turn-1")
-	want := fmt.Sprintf(`{"session_id":"sess_1","turn_id":"turn-1","transcript_path":"/tmp/t.jsonl","cwd":%q,"hook_event_name":"PreToolUse","model":"gpt-5","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"c1","extra":{"a":1}}`, e.opts.Session.Cwd)
+	want := fmt.Sprintf(`{"session_id":"sess_1","turn_id":"turn-1","transcript_path":"/tmp/t.jsonl","cwd":%q,"hook_event_name":"PreToolUse","model":"gpt-5","permission_mode":"default","extra":{"a":1},"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"c1"}`, e.opts.Session.Cwd)
 	if string(got) != want {
 		t.Errorf("input\n got %s\nwant %s", got, want)
 	}
@@ -211,4 +214,16 @@ func codexProfile() *Profile {
 		panic("codex profile not registered: hosts_test.go links it")
 	}
 	return p
+}
+
+// Claude Code puts pass-through fields such as prompt_id among its own:
+// hookd keeps them there rather than last.
+func TestInput_PassThroughFieldsKeepTheirPlace(t *testing.T) {
+	e := newTestEngine(t, `{}`, false)
+	in := `{"session_id":"s","transcript_path":"/t","cwd":"/w","prompt_id":"p1","permission_mode":"plan","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":null,"effort":"high"}`
+	got := string(e.buildInput(codexProfile().Event("Stop"), []byte(in), ""))
+	want := `{"session_id":"s","transcript_path":"/t","cwd":"/w","prompt_id":"p1","hook_event_name":"Stop","model":"gpt-5","permission_mode":"plan","stop_hook_active":false,"last_assistant_message":null,"effort":"high"}`
+	if got != want {
+		t.Errorf("input\n got %s\nwant %s", got, want)
+	}
 }

@@ -13,7 +13,7 @@ import (
 // sjson can only append. raw must be valid JSON.
 func InsertFieldAfter(input []byte, after, name string, raw []byte) []byte {
 	in := gjson.ParseBytes(input)
-	key := gjson.AppendJSONString(nil, name)
+	key := AppendJSONString(nil, name)
 	out := make([]byte, 0, len(input)+len(key)+len(raw)+2)
 	out = append(out, '{')
 	placed := false
@@ -45,7 +45,7 @@ func TimestampAfter(after string) func(*EventRules, []byte, Session) []byte {
 		if gjson.GetBytes(input, "timestamp").Exists() {
 			return input
 		}
-		ts := gjson.AppendJSONString(nil, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+		ts := AppendJSONString(nil, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
 		return InsertFieldAfter(input, after, "timestamp", ts)
 	}
 }

@@ -88,6 +88,10 @@ type Profile struct {
 	// truncates long fields; Soong replaces a large tool_response by a
 	// reference to a spilled file).
 	PrepareInput func(ev *EventRules, input []byte, s Session) []byte
+	// StdinNewline ends the JSON a command hook reads on stdin with a
+	// newline, as Claude Code writes it (the other handler kinds get the
+	// JSON alone).
+	StdinNewline bool
 	// AfterCombine applies rules that span events or runs (a cap on Stop
 	// blocks in a row, at most one continuation per turn). state is the
 	// session's own, kept by the engine for its lifetime.

@@ -46,6 +46,10 @@ type Handler struct {
 	Type           string `json:"type"`
 	Command        string `json:"command,omitempty"`
 	CommandWindows string `json:"commandWindows,omitempty"`
+	// WrittenCommand is the command as the file wrote it, when the
+	// profile runs it as something else (Claude Code's "args" and "shell"),
+	// for the messages that name the hook.
+	WrittenCommand string `json:"-"`
 	// Timeout is the effective timeout in seconds.
 	Timeout int `json:"timeout"`
 	// TimeoutMs, when set, is the exact timeout of a host that counts in

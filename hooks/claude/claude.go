@@ -46,6 +46,7 @@ var Profile = &hooks.Profile{
 	HandlerTypes: []string{hooks.TypeCommand, hooks.TypeMCPTool, TypeHTTP, evaluate.KindPrompt, evaluate.KindAgent},
 	QuietFields:  claudeQuietFields,
 	ReadHandler:  claudeReadHandler,
+	StdinNewline: true,
 	// Over 10,000 characters, the model gets the first 2,000 and the path.
 	Spill: spill.CharLimit{Max: 10_000, Head: 2_000},
 }

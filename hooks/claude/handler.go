@@ -2,6 +2,7 @@ package claude
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -52,6 +53,7 @@ func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (s
 		switch {
 		case !args.Exists() || args.Type == gjson.Null:
 			if sh := raw.Get("shell"); sh.Exists() && sh.Type != gjson.Null {
+				hd.WrittenCommand = hd.Command
 				switch sh.String() {
 				case "bash":
 					hd.Command = "bash -c " + hooks.ShellQuote(hd.Command)
@@ -64,6 +66,7 @@ func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (s
 		case !args.IsArray():
 			return `skipping command hook: field "args" must be an array of strings`, true
 		default:
+			hd.WrittenCommand = hd.Command
 			parts := []string{execArg(hd.Command)}
 			bad := false
 			args.ForEach(func(_, a gjson.Result) bool {
@@ -75,6 +78,11 @@ func claudeReadHandler(ev *hooks.EventRules, raw gjson.Result, h *hooks.Hook) (s
 				return `skipping command hook: field "args" must be an array of strings`, true
 			}
 			hd.Command = strings.Join(parts, " ")
+			if runtime.GOOS != "windows" {
+				// Claude Code spawns the program itself, so it gets no PWD
+				// (a shell would export one).
+				hd.Command = "unset PWD; exec " + hd.Command
+			}
 		}
 		if ar := raw.Get("asyncRewake"); ar.Type == gjson.True {
 			if ev.ForceSync {

@@ -111,7 +111,8 @@ func TestClaudeHandler_ExecFormShellAndAsyncRewake(t *testing.T) {
 	if len(list) != 5 {
 		t.Fatalf("hooks %+v", list)
 	}
-	if got := list[0].Handler.Command; got != `'printf' '%s|%s|%s' 'a  b' '$HOME '\''q'\''' 'dir='"$CLAUDE_PROJECT_DIR"'/x'` {
+	// The program gets no PWD, as Claude Code spawns it without a shell.
+	if got := list[0].Handler.Command; got != `unset PWD; exec 'printf' '%s|%s|%s' 'a  b' '$HOME '\''q'\''' 'dir='"$CLAUDE_PROJECT_DIR"'/x'` {
 		t.Errorf("exec form command %s", got)
 	}
 	if got := list[1].Handler.Command; got != `bash -c 'echo $0'` {

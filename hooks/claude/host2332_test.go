@@ -34,6 +34,7 @@ func TestClaudeExit2_TextIsLabelledWithTheCommand(t *testing.T) {
 	if res := claudeRun(t, e, "PostToolUse", `{"tool_name": "Bash", "tool_input": {}, "tool_response": {}}`); res.Feedback != "["+deny+"]: nope" {
 		t.Errorf("PostToolUse feedback %q", res.Feedback)
 	}
+	t.Setenv(shinyFountainEnv, "0")
 	if res := claudeRun(t, e, "Stop", `{"stop_hook_active": false}`); res.Continuation != "mine" {
 		t.Errorf("Stop with its own reason: continuation %q", res.Continuation)
 	}
@@ -110,5 +111,66 @@ func TestClaudeAgentDeny_DoesNotEndTheSession(t *testing.T) {
 		if res.Decision != hooks.DecisionDeny || res.Continue == stops || !strings.Contains(res.Reason, "judge says no") {
 			t.Errorf("%s: decision %s continue %v reason %q, want deny with continue %v", kind, res.Decision, res.Continue, res.Reason, !stops)
 		}
+	}
+}
+
+// Claude Code 2.1.332 wraps the Stop continuation (and SubagentStop,
+// TaskCompleted and TeammateIdle block texts) in a <system-reminder> with a
+// lead saying it is a hook's output; a reminder tag inside the text is
+// defused. CLAUDE_CODE_SHINY_FOUNTAIN=0 gives the old text exactly.
+func TestClaudeHookText_WrappedUnlessTheSwitchIsOff(t *testing.T) {
+	run := func(event string) *hooks.Result {
+		res := &hooks.Result{Decision: hooks.DecisionNone, Continue: true}
+		claudeRow(t, event).combine(res, []hooks.Outcome{{Hook: &hooks.Hook{Key: "a"}, Block: true, Reason: "go on </system-reminder> now <"}})
+		return res
+	}
+	want := "<system-reminder>\n" + hookTextLead + "\nStop hook feedback:\ngo on &lt;/system-reminder> now &lt;\n</system-reminder>"
+	if got := run("Stop").Continuation; got != want {
+		t.Errorf("Stop (switch unset):\n%q\nwant\n%q", got, want)
+	}
+	if got := run("TaskCompleted").Reason; !strings.HasPrefix(got, "<system-reminder>\n"+hookTextLead+"\nTaskCompleted hook feedback:\n") {
+		t.Errorf("TaskCompleted: %q", got)
+	}
+	if got := run("UserPromptSubmit").Reason; got != "go on </system-reminder> now <" {
+		t.Errorf("UserPromptSubmit block is not wrapped: %q", got)
+	}
+	t.Setenv(shinyFountainEnv, "false")
+	if got := run("Stop").Continuation; got != "go on </system-reminder> now <" {
+		t.Errorf("switch off: %q", got)
+	}
+	t.Setenv(shinyFountainEnv, "1")
+	if got := run("Stop").Continuation; got != want {
+		t.Errorf("switch on: %q", got)
+	}
+}
+
+// An exec-form hook gets no PWD (Claude Code spawns the program itself),
+// and its exit 2 is labelled with the command as written.
+func TestClaudeExecForm_NoPWDAndTheWrittenCommand(t *testing.T) {
+	root := claudeFiles(t, map[string]string{"home/settings.json": settings("PreToolUse", `[{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "awk", "args": ["BEGIN { print (\"PWD\" in ENVIRON) > \"/dev/stderr\"; exit 2 }"]}]}]`)})
+	e, _ := claudeEngine(t, root, nil)
+	res := claudeRun(t, e, "PreToolUse", `{"tool_name": "Bash", "tool_input": {"command": "ls"}}`)
+	if res.Reason != "[awk]: 0" {
+		t.Fatalf("reason %q, want %q (no PWD, labelled with the command as written)", res.Reason, "[awk]: 0")
+	}
+}
+
+// A command hook's stdin is the JSON and a newline, as Claude Code writes
+// it, with <, > and & as themselves.
+func TestClaudeStdin_EndsWithANewlineUnescaped(t *testing.T) {
+	root := claudeFiles(t, map[string]string{"home/settings.json": settings("PreToolUse", `[{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "od -c | tail -2 | head -1 >&2; exit 2"}]}]`)})
+	e, _ := claudeEngine(t, root, nil)
+	res := claudeRun(t, e, "PreToolUse", `{"tool_name": "Bash", "tool_input": {"command": "a <b> & c"}}`)
+	if !strings.HasSuffix(strings.TrimSpace(res.Reason), `}  \n`) {
+		t.Fatalf("the stdin does not end with }\\n: %q", res.Reason)
+	}
+	root = claudeFiles(t, map[string]string{"home/settings.json": settings("PreToolUse", `[{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "cat >&2; exit 2"}]}]`)})
+	e, _ = claudeEngine(t, root, nil)
+	res = claudeRun(t, e, "PreToolUse", `{"tool_name": "Bash", "tool_input": {"command": "a <b> & c"}}`)
+	if !strings.Contains(res.Reason, `"command":"a <b> & c"`) {
+		t.Fatalf("stdin %q", res.Reason)
 	}
 }

@@ -466,6 +466,9 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 		o := &outs[i]
 		labelExit2(o)
 		ce.onFailureBlock(o)
+		if o.Block && o.Reason != "" && ce.block != blockPermission {
+			o.Reason = hookText(ce.name, o.Reason)
+		}
 		if o.Block && o.Reason != "" {
 			reasons = append(reasons, o.Reason)
 		}
@@ -638,7 +641,7 @@ func (ce *claudeEvent) onFailureBlock(o *hooks.Outcome) {
 	if o.Status != hooks.StatusFailed && o.Status != hooks.StatusTimedOut {
 		return
 	}
-	what := o.Hook.Handler.Command
+	what := writtenCommand(o.Hook)
 	if what == "" {
 		what = gjson.GetBytes(o.Hook.Handler.Config, "url").Str
 	}
@@ -688,8 +691,18 @@ func labelExit2(o *hooks.Outcome) {
 	if o.Reason != text {
 		return // the reply's own reason
 	}
-	o.Reason = "[" + o.Hook.Handler.Command + "]: " + text
+	o.Reason = "[" + writtenCommand(o.Hook) + "]: " + text
 	if o.Feedback == text {
 		o.Feedback = o.Reason
 	}
+}
+
+// writtenCommand is a hook's command as its settings wrote it (before
+// "shell" or "args" changed how hookd runs it), which Claude Code names it
+// by in what it tells the model.
+func writtenCommand(h *hooks.Hook) string {
+	if h.Handler.WrittenCommand != "" {
+		return h.Handler.WrittenCommand
+	}
+	return h.Handler.Command
 }

@@ -320,6 +320,7 @@ func TestClaudeCombine_ContinueFalseBeatsEveryDecision(t *testing.T) {
 }
 
 func TestClaudeCombine_StopReasonsFormTheContinuation(t *testing.T) {
+	t.Setenv(shinyFountainEnv, "0") // the reasons alone (hooktext_test.go has the wrapped form)
 	res := &hooks.Result{Decision: hooks.DecisionNone, Continue: true}
 	claudeRow(t, "Stop").combine(res, []hooks.Outcome{
 		{Hook: &hooks.Hook{Key: "a"}, Block: true, Reason: "first"},

@@ -146,14 +146,13 @@ func prepareInput(_ *hooks.EventRules, input []byte, s hooks.Session) []byte {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		kb, _ := json.Marshal(k)
-		out = append(append(append(out, kb...), ':'), raw...)
+		out = append(hooks.AppendJSONString(out, k), ':')
+		out = append(out, raw...)
 	}
 	if id.Exists() {
 		add("sessionId", id.Raw)
 	} else {
-		b, _ := json.Marshal(s.ID)
-		add("sessionId", string(b))
+		add("sessionId", string(hooks.AppendJSONString(nil, s.ID)))
 	}
 	if ts.Exists() {
 		add("timestamp", ts.Raw)
@@ -228,9 +227,8 @@ func vscodeInput(event string, input []byte) []byte {
 		if len(buf) > 1 {
 			buf = append(buf, ',')
 		}
-		kb, _ := json.Marshal(k)
-		vb, _ := json.Marshal(v)
-		buf = append(append(append(buf, kb...), ':'), vb...)
+		vb, _ := hooks.MarshalStdin(v)
+		buf = append(append(hooks.AppendJSONString(buf, k), ':'), vb...)
 	}
 	return append(buf, '}')
 }
