@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"regexp"
 	"testing"
-
 )
 
 func TestQuickRun_DeclinesWhenAHandlerWouldRun(t *testing.T) {
