@@ -135,8 +135,15 @@ func (l *loader) newest(j *candidate, versions []*rootDir) (*rootDir, *foundMani
 }
 
 // merge records the candidates in walk order: warnings as they came, one
-// plugin per id, and the other folders claiming an id.
+// plugin per id, and the other folders claiming an id. A folder that loaded
+// under one id does not load again under another (a plugin named with
+// --plugin that the install cache or installed_plugins.json also lists
+// runs once, as the hosts run it): the first, the one named, wins.
 func (l *loader) merge() {
+	roots := map[string]bool{}
+	for _, f := range l.found {
+		roots[f.p.RealRoot] = true
+	}
 	for _, q := range l.queue {
 		if q.warn != nil {
 			l.warns = append(l.warns, *q.warn)
@@ -154,6 +161,10 @@ func (l *loader) merge() {
 			}
 			continue
 		}
+		if roots[p.RealRoot] {
+			continue
+		}
+		roots[p.RealRoot] = true
 		f := &found{p: p, hookWarns: j.hookWarns}
 		l.byID[p.ID()] = f
 		l.found = append(l.found, f)

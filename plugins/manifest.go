@@ -68,12 +68,21 @@ func (l *loader) identify(c Config, fallbackName string, known *foundManifest, d
 	}
 	p.DataDir = c.DataDir
 	if p.DataDir == "" {
-		p.DataDir = filepath.Join(l.opts.DataHome, dataDirName(p.Name, p.Marketplace))
+		market := p.Marketplace
+		if l.opts.Rule == ClaudeRule && c.Marketplace == "" {
+			// Claude Code names a plugin given inline (--plugin-dir)
+			// <name>-inline.
+			market = inlineMarketplace
+		}
+		p.DataDir = filepath.Join(l.opts.DataHome, dataDirName(p.Name, market))
 	} else {
 		p.DataDir = absClean(p.DataDir)
 	}
 	return p, m, true
 }
+
+// inlineMarketplace names the data folder of a Claude plugin given inline.
+const inlineMarketplace = "inline"
 
 // utf8BOM starts files saved by some Windows editors; JSON parsers refuse it.
 var utf8BOM = []byte("\xef\xbb\xbf")

@@ -784,3 +784,41 @@ func TestReadInRoot_ChecksAgainstTheRootResolvedBefore(t *testing.T) {
 		t.Error("swapped root: escapes found nothing")
 	}
 }
+
+// A Claude plugin given inline (no marketplace: Claude Code's --plugin-dir)
+// has its data folder named <name>-inline, as Claude Code names it; under
+// the codex rule it stays <name>-local.
+func TestLoad_InlineClaudePluginDataDir(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".claude-plugin/plugin.json": `{"name": "fmt"}`})
+	home := t.TempDir()
+	ps, _ := Load(Options{Plugins: []Config{{Root: root}}, DataHome: home, Rule: ClaudeRule})
+	if want := filepath.Join(home, "fmt-inline"); len(ps) != 1 || ps[0].DataDir != want {
+		t.Fatalf("claude inline data dir = %+v, want %q", ps, want)
+	}
+	ps, _ = Load(Options{Plugins: []Config{{Root: root, Marketplace: "acme"}}, DataHome: home, Rule: ClaudeRule})
+	if want := filepath.Join(home, "fmt-acme"); ps[0].DataDir != want {
+		t.Errorf("claude marketplace data dir = %q, want %q", ps[0].DataDir, want)
+	}
+	ps, _ = Load(Options{Plugins: []Config{{Root: root}}, DataHome: home, Rule: CodexRule})
+	if want := filepath.Join(home, "fmt-local"); ps[0].DataDir != want {
+		t.Errorf("codex data dir = %q, want %q", ps[0].DataDir, want)
+	}
+}
+
+// A folder named with --plugin that discovery also lists under its
+// marketplace id loads once, as the hosts run it once: the named one wins.
+func TestLoad_SameFolderUnderTwoIDsLoadsOnce(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".claude-plugin/plugin.json": `{"name": "guard"}`, "hooks/hooks.json": `{"hooks": {}}`})
+	for _, rule := range []Rule{CodexRule, ClaudeRule} {
+		ps, _ := Load(Options{Plugins: []Config{{Root: root}, {Root: root, Name: "guard", Marketplace: "mkt"}}, DataHome: t.TempDir(), Rule: rule})
+		if len(ps) != 1 || ps[0].ID() != "guard@local" {
+			var ids []string
+			for _, p := range ps {
+				ids = append(ids, p.ID())
+			}
+			t.Errorf("rule %d: loaded %v, want [guard@local]", rule, ids)
+		}
+	}
+}

@@ -111,7 +111,8 @@ var claudeEvents = []claudeEvent{
 	{name: "Notification", label: "notification", match: "notification_type", fields: []string{"message", "title", "notification_type"}},
 	{name: "MessageDisplay", label: "message_display", fields: []string{"message"}, timeout: 10,
 		pass: map[string]claudeField{"displayContent": fieldString}},
-	{name: "SubagentStart", label: "subagent_start", match: "agent_type", mode: true, fields: []string{"agent_id", "agent_type"}, context: true},
+	// No permission_mode: Claude Code does not send one (measured).
+	{name: "SubagentStart", label: "subagent_start", match: "agent_type", fields: []string{"agent_id", "agent_type"}, context: true},
 	{name: "SubagentStop", label: "subagent_stop", match: "agent_type", mode: true,
 		fields: []string{"stop_hook_active", "agent_id", "agent_type", "agent_transcript_path", "last_assistant_message"},
 		block:  blockContinue, context: true},
