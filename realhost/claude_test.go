@@ -230,8 +230,8 @@ func (h *httpRecorder) summary() string {
 		return "not requested"
 	}
 	r := h.reqs[0]
-	return fmt.Sprintf("%s %s; X-Allowed=%q X-Other=%q; body event=%s", r.Method, r.URL.Path, r.Header.Get("X-Allowed"), r.Header.Get("X-Other"),
-		gjson.Get(h.body[0], "hook_event_name").Str)
+	return fmt.Sprintf("%s %s; X-Allowed=%q X-Other=%q User-Agent=%q; body event=%s", r.Method, r.URL.Path, r.Header.Get("X-Allowed"), r.Header.Get("X-Other"),
+		r.Header.Get("User-Agent"), gjson.Get(h.body[0], "hook_event_name").Str)
 }
 
 func (h *httpRecorder) reset() {

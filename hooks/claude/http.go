@@ -83,7 +83,8 @@ func httpKind(e *hooks.Engine) hooks.HandlerKind {
 			return hooks.RawResult{Err: fmt.Errorf("http hook: %w", err), Timeout: timeout}
 		}
 		st := e.State()
-		policy := httphook.Policy{AllowedURLs: stateList(st, stateHTTPURLs), AllowedEnvVars: stateList(st, stateHTTPEnv)}
+		policy := httphook.Policy{AllowedURLs: stateList(st, stateHTTPURLs), AllowedEnvVars: stateList(st, stateHTTPEnv),
+			UserAgent: claudeHTTPUserAgent, Accept: claudeHTTPAccept}
 		rctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		start := time.Now()
@@ -121,3 +122,10 @@ func stateList(st *hooks.State, key string) []string {
 	}
 	return append([]string{}, out...)
 }
+
+// The headers Claude Code's http hooks arrive with besides Content-Type
+// (its HTTP client's; measured on 2.1.332).
+const (
+	claudeHTTPUserAgent = "axios/1.15.2"
+	claudeHTTPAccept    = "application/json, text/plain, */*"
+)

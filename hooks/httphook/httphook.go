@@ -84,6 +84,9 @@ type Policy struct {
 	// Dial must decide alike for every policy of a class. "": connections
 	// of a request with Dial set are not kept.
 	DialClass string
+	// UserAgent and Accept are the host's own request headers, sent unless
+	// the handler's headers set them; "" leaves Go's (and no Accept).
+	UserAgent, Accept string
 }
 
 // Result is what one request gave.
@@ -190,6 +193,12 @@ func Run(ctx context.Context, client *http.Client, h Handler, p Policy, lookup f
 		return Result{Err: fmt.Errorf("HTTP hook %s: %w", h.URL, err)}
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if p.UserAgent != "" {
+		req.Header.Set("User-Agent", p.UserAgent)
+	}
+	if p.Accept != "" {
+		req.Header.Set("Accept", p.Accept)
+	}
 	// Headers whose value names a variable carry what the environment
 	// holds; they go to the first URL's origin only.
 	var expanded []string

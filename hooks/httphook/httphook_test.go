@@ -173,3 +173,27 @@ func TestRunRaw_BodyIsStdoutOnExit0AndTheTimeoutIsReported(t *testing.T) {
 		t.Errorf("got %+v", raw)
 	}
 }
+
+// The host's User-Agent and Accept go out (Claude Code's are its HTTP
+// client's), unless the handler's own headers set them.
+func TestRun_SendsTheHostsUserAgent(t *testing.T) {
+	var ua, accept atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua.Store(r.Header.Get("User-Agent"))
+		accept.Store(r.Header.Get("Accept"))
+	}))
+	defer srv.Close()
+	p := Policy{UserAgent: "axios/1.15.2", Accept: "application/json, text/plain, */*"}
+	Run(context.Background(), nil, Handler{URL: srv.URL}, p, nil, []byte(`{}`))
+	if ua.Load() != "axios/1.15.2" || accept.Load() != "application/json, text/plain, */*" {
+		t.Fatalf("User-Agent %q Accept %q", ua.Load(), accept.Load())
+	}
+	Run(context.Background(), nil, Handler{URL: srv.URL, Headers: map[string]string{"User-Agent": "mine"}}, p, nil, []byte(`{}`))
+	if ua.Load() != "mine" {
+		t.Fatalf("the handler's User-Agent was not kept: %q", ua.Load())
+	}
+	Run(context.Background(), nil, Handler{URL: srv.URL}, Policy{}, nil, []byte(`{}`))
+	if !strings.HasPrefix(ua.Load().(string), "Go-http-client/") {
+		t.Fatalf("no host User-Agent: %q", ua.Load())
+	}
+}
