@@ -88,7 +88,7 @@ func (e *Engine) plan(event string, input []byte, turnID string, dry bool) (*pla
 			if p.hookRunIDs == nil {
 				p.hookRunIDs = map[*Hook]string{}
 			}
-			p.hookRunIDs[h] = e.profile.HookRunID(ev, n, h)
+			p.hookRunIDs[h] = e.profile.HookRunID(ev, n, h, input)
 		}
 	}
 	if e.profile.Dedupe != nil {

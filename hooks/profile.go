@@ -98,10 +98,11 @@ type Profile struct {
 	AfterCombine func(state *State, ev *EventRules, input []byte, res *Result)
 	// HookRunID names one handler's run as the host does, given the event,
 	// the handler's place n among the event's hooks in display order (all
-	// sources, counted before matching) and the hook. Codex:
-	// "<event_label>:<n>:<source path>", the id it wraps Stop continuations
-	// with. Nil: results carry no run ids.
-	HookRunID func(ev *EventRules, n int, h *Hook) string
+	// sources, counted before matching), the hook and the event's input.
+	// Codex: "<event-label>:<n>:<source path>" (":<tool_use_id>" after it
+	// on the tool events), the id it wraps Stop continuations with. Nil:
+	// results carry no run ids.
+	HookRunID func(ev *EventRules, n int, h *Hook, input []byte) string
 	// HookEnv returns the environment of one command handler from env
 	// (the base environment, then the hook's own plugin variables): a host
 	// may add variables or drop some (Claude Code: CLAUDE_PROJECT_DIR,

@@ -1,8 +1,10 @@
 package codex
 
 import (
+	"github.com/tidwall/gjson"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hookd/hookd/hooks"
@@ -78,15 +80,22 @@ var Profile = &hooks.Profile{
 	},
 }
 
-// codexHookRunID is Codex's id of a handler's run, "<event_label>:<n>:<source
-// path>" with n the handler's place among the event's handlers in display
-// order across all sources (measured on Codex 0.169: two Stop handlers of
-// hooks.json after a silent one are stop:1 and stop:2, a third in
-// config.toml stop:3). Codex wraps each Stop continuation fragment as
+// codexHookRunID is Codex's id of a handler's run,
+// "<event-label>:<n>:<source path>", the label in kebab case, with n the
+// handler's place among the event's handlers in display order across all
+// sources (measured on Codex 0.169: two Stop handlers of hooks.json after a
+// silent one are stop:1 and stop:2, a third in config.toml stop:3); on
+// PreToolUse and PostToolUse the tool use id follows
+// (pre-tool-use:0:<source path>:<tool_use_id>, as Codex's hooks tests
+// have it). Codex wraps each Stop continuation fragment as
 // <hook_prompt hook_run_id="...">; hosts find the ids in hooks[].runId and
 // continuationParts[].runId.
-func codexHookRunID(ev *hooks.EventRules, n int, h *hooks.Hook) string {
-	return ev.Label + ":" + strconv.Itoa(n) + ":" + h.Source.Path
+func codexHookRunID(ev *hooks.EventRules, n int, h *hooks.Hook, input []byte) string {
+	id := strings.ReplaceAll(ev.Label, "_", "-") + ":" + strconv.Itoa(n) + ":" + h.Source.Path
+	if ev.Name == "PreToolUse" || ev.Name == "PostToolUse" {
+		id += ":" + gjson.GetBytes(input, "tool_use_id").String()
+	}
+	return id
 }
 
 // codexShell is how Codex runs a hook command: "$SHELL -c", not a login
