@@ -72,7 +72,7 @@ func denyWith(o *hooks.Outcome, message string) {
 	hooks.BlockWith(o, message)
 }
 
-func readPermissionRequest(o *hooks.Outcome, data []byte, _ bool) bool {
+func readPermissionRequest(o *hooks.Outcome, data []byte, async bool) bool {
 	w, ok := decodeOutput[permissionRequestWire](data)
 	if !ok {
 		return false
@@ -84,7 +84,9 @@ func readPermissionRequest(o *hooks.Outcome, data []byte, _ bool) bool {
 		d = w.HookSpecificOutput.Decision
 	}
 	if invalid := permissionRequestInvalid(u, d); invalid != "" {
-		o.Fail(invalid)
+		if !async { // an async handler completes without an error
+			o.Fail(invalid)
+		}
 		return true
 	}
 	if d == nil {

@@ -112,7 +112,9 @@ func readPostToolUse(o *hooks.Outcome, data []byte, async, stops bool) bool {
 			o.StopReason = *u.stopReason
 		}
 	case invalid != "":
-		o.Fail(invalid)
+		if !async { // an async handler completes without an error
+			o.Fail(invalid)
+		}
 	case w.Decision != nil:
 		feedbackBlock(o, strings.TrimSpace(*w.Reason))
 	}

@@ -73,7 +73,12 @@ func readPreToolUse(o *hooks.Outcome, data []byte, async bool) bool {
 		o.AddContext(h.AdditionalContext)
 	}
 	if invalid != "" {
-		o.Fail(invalid)
+		// An async handler's output is never control: one that would be
+		// invalid as control completes without an error, keeping its
+		// context, as in Codex.
+		if !async {
+			o.Fail(invalid)
+		}
 		return true
 	}
 	if preToolUseSpecificPath(h) {

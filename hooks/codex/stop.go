@@ -31,8 +31,8 @@ var (
 		plain:        plainInvalid,
 		exit2:        hooks.BlockWith,
 		exit2Missing: "Stop hook exited with code 2 but did not write a continuation prompt to stderr",
-		json: func(o *hooks.Outcome, data []byte, _ bool) bool {
-			return readStop(o, data, "Stop hook returned decision:block without a non-empty reason")
+		json: func(o *hooks.Outcome, data []byte, async bool) bool {
+			return readStop(o, data, async, "Stop hook returned decision:block without a non-empty reason")
 		},
 	}
 	subagentStopRules = outputRules{
@@ -40,8 +40,8 @@ var (
 		plain:        plainInvalid,
 		exit2:        hooks.BlockWith,
 		exit2Missing: "SubagentStop hook exited with code 2 but did not write a continuation prompt to stderr",
-		json: func(o *hooks.Outcome, data []byte, _ bool) bool {
-			return readStop(o, data, "SubagentStop hook returned decision:block without a non-empty reason")
+		json: func(o *hooks.Outcome, data []byte, async bool) bool {
+			return readStop(o, data, async, "SubagentStop hook returned decision:block without a non-empty reason")
 		},
 	}
 )
@@ -58,7 +58,7 @@ func parseSubagentStop(raw hooks.RawResult, async bool) hooks.Outcome {
 
 // readStop reads both stop events; noReason is the event's failure for a
 // block without a usable reason.
-func readStop(o *hooks.Outcome, data []byte, noReason string) bool {
+func readStop(o *hooks.Outcome, data []byte, async bool, noReason string) bool {
 	w, ok := decodeOutput[stopWire](data)
 	if !ok {
 		return false
@@ -70,8 +70,11 @@ func readStop(o *hooks.Outcome, data []byte, noReason string) bool {
 		hooks.StopWith(o, u.stopReason, "")
 	case w.Decision == nil:
 	case hooks.NonBlank(w.Reason) == "":
-		// A blank reason would be an empty continuation prompt.
-		o.Fail(noReason)
+		// A blank reason would be an empty continuation prompt; an async
+		// handler, never control, completes without an error.
+		if !async {
+			o.Fail(noReason)
+		}
 	default:
 		hooks.BlockWith(o, strings.TrimSpace(*w.Reason))
 	}

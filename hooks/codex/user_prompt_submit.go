@@ -69,7 +69,9 @@ func readUserPromptSubmit(o *hooks.Outcome, data []byte, async bool) bool {
 	case !u.cont:
 		hooks.StopWith(o, u.stopReason, "")
 	case invalid != "":
-		o.Fail(invalid)
+		if !async { // an async handler completes without an error
+			o.Fail(invalid)
+		}
 	case block:
 		hooks.BlockWith(o, strings.TrimSpace(*w.Reason))
 	}
