@@ -182,6 +182,10 @@ func (e *Engine) State() *State { return &e.state }
 // Session returns the session the engine fills inputs from.
 func (e *Engine) Session() Session { return e.opts.Session }
 
+// Home is the profile's home folder for this engine (--home, else the
+// profile's default), "" when there is none.
+func (e *Engine) Home() string { return ResolveHome(e.profile, e.opts.Discover.Home) }
+
 // Summary counts discovered hooks.
 type Summary struct {
 	Installed int `json:"installed"`

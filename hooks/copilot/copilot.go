@@ -436,17 +436,36 @@ func (d *discovery) plugins(opts hooks.DiscoverOptions) {
 	}
 }
 
+// copilotVersion is the Copilot CLI the profile follows, which hooks see
+// as COPILOT_CLI_BINARY_VERSION unless the host's environment says another.
+const copilotVersion = "1.0.102"
+
+// copilotGitConfig is the git setting Copilot CLI gives every hook through
+// GIT_CONFIG_COUNT, GIT_CONFIG_KEY_0 and GIT_CONFIG_VALUE_0: bare
+// repositories only when named explicitly.
+var copilotGitConfig = []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.bareRepository", "GIT_CONFIG_VALUE_0=explicit"}
+
 // envFilter drops the model provider's settings, which Copilot CLI keeps
-// from its hooks.
+// from its hooks, and adds what Copilot CLI adds: its version and the git
+// setting (in place of any GIT_CONFIG_* of hookd's own environment, which
+// the count would misread).
 func envFilter(env []string) []string {
-	out := make([]string, 0, len(env))
+	out := make([]string, 0, len(env)+4)
+	version := copilotVersion
 	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "COPILOT_PROVIDER_BASE_URL", "COPILOT_PROVIDER_API_KEY", "COPILOT_OFFLINE":
+		name, val, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "COPILOT_PROVIDER_BASE_URL", name == "COPILOT_PROVIDER_API_KEY", name == "COPILOT_OFFLINE",
+			name == "GIT_CONFIG_COUNT", strings.HasPrefix(name, "GIT_CONFIG_KEY_"), strings.HasPrefix(name, "GIT_CONFIG_VALUE_"):
+			continue
+		case name == "COPILOT_CLI_BINARY_VERSION":
+			if val != "" {
+				version = val
+			}
 			continue
 		}
 		out = append(out, kv)
 	}
-	return out
+	out = append(out, "COPILOT_CLI_BINARY_VERSION="+version)
+	return append(out, copilotGitConfig...)
 }

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -60,5 +61,19 @@ func TestLiftAnswer_PascalCaseAnswersReadAsCamelCase(t *testing.T) {
 		if got := liftAnswer(tc.in); got != tc.want {
 			t.Errorf("liftAnswer(%s)\n got %s\nwant %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+// Copilot CLI gives every hook its version and a git setting through
+// GIT_CONFIG_COUNT/KEY_0/VALUE_0, in place of any GIT_CONFIG_* of its own
+// environment; the provider's settings stay out.
+func TestCopilotEnv_VersionAndGitConfig(t *testing.T) {
+	got := envFilter([]string{"PATH=/bin", "COPILOT_PROVIDER_API_KEY=k", "GIT_CONFIG_COUNT=2", "GIT_CONFIG_KEY_1=x", "GIT_CONFIG_VALUE_1=y"})
+	want := []string{"PATH=/bin", "COPILOT_CLI_BINARY_VERSION=1.0.102", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.bareRepository", "GIT_CONFIG_VALUE_0=explicit"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("env %q, want %q", got, want)
+	}
+	if got := envFilter([]string{"COPILOT_CLI_BINARY_VERSION=1.0.200"}); got[0] != "COPILOT_CLI_BINARY_VERSION=1.0.200" {
+		t.Fatalf("the host's version was not kept: %q", got)
 	}
 }

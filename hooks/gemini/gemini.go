@@ -345,7 +345,7 @@ var prepareInput = hooks.TimestampAfter("hook_event_name")
 // reaches the hook as the path; hookd pastes through plugins.Paste: a plain
 // value raw, a value holding shell syntax refused (the hook fails without
 // running; "${GEMINI_PROJECT_DIR}" is left to the shell).
-var projectVars = regexp.MustCompile(`\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)\b`)
+var projectVars = regexp.MustCompile(`\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)\b`)
 
 // projectPlaceholders are the bare forms command names.
 func projectPlaceholders(command string, vals map[string]string) []plugins.Placeholder {
@@ -376,7 +376,7 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 		}
 		vals := map[string]string{
 			"GEMINI_PROJECT_DIR": dir, "GEMINI_CWD": dir, "CLAUDE_PROJECT_DIR": dir,
-			"GEMINI_SESSION_ID": id,
+			"GEMINI_SESSION_ID": id, "GEMINI_PLANS_DIR": plansDir(e.Home(), dir, id),
 		}
 		run := *h
 		run.Env = make(map[string]string, len(h.Env)+len(vals))
@@ -397,3 +397,37 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 		return e.RunCommand(ctx, &run, stdin)
 	})
 }
+
+// plansDir is GEMINI_PLANS_DIR as Gemini CLI sets it for every hook: the
+// host's own value when hookd's environment has one, else
+// <home>/tmp/<project id>/<session>/plans, the project id being the one
+// <home>/projects.json records for the folder, or the one Gemini CLI
+// would give it first (its base name in lower case, each run of other
+// characters a dash).
+func plansDir(home, project, session string) string {
+	if v := os.Getenv("GEMINI_PLANS_DIR"); v != "" {
+		return v
+	}
+	if home == "" {
+		return ""
+	}
+	project = hooks.AbsClean(project)
+	id := ""
+	if data, err := hooks.ReadConfigFile(filepath.Join(home, "projects.json")); err == nil {
+		if v := gjson.GetBytes(data, "projects."+gjson.Escape(project)); v.Type == gjson.String {
+			id = v.Str
+		}
+	}
+	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
+		id = strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(filepath.Base(project)), "-"), "-")
+		if id == "" {
+			id = "project"
+		}
+	}
+	if session == "" || strings.ContainsAny(session, `/\`) || session == "." || session == ".." {
+		return filepath.Join(home, "tmp", id, "plans")
+	}
+	return filepath.Join(home, "tmp", id, session, "plans")
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)

@@ -1,6 +1,8 @@
 package gemini
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -83,5 +85,29 @@ func TestPrepareInput_TimestampFollowsTheEventName(t *testing.T) {
 	given := []byte(`{"hook_event_name":"X","timestamp":"t"}`)
 	if got := prepareInput(nil, given, hooks.Session{}); string(got) != string(given) {
 		t.Errorf("a given timestamp was changed: %s", got)
+	}
+}
+
+// GEMINI_PLANS_DIR, as Gemini CLI sets it for every hook: the host's own
+// value, else <home>/tmp/<project id>/<session>/plans with the id that
+// projects.json records, or the one Gemini CLI would give a new project.
+func TestPlansDir_AsGeminiCLIGivesIt(t *testing.T) {
+	t.Setenv("GEMINI_PLANS_DIR", "")
+	home := t.TempDir()
+	if got, want := plansDir(home, "/work/My Proj", "s1"), filepath.Join(home, "tmp", "my-proj", "s1", "plans"); got != want {
+		t.Errorf("new project: %q, want %q", got, want)
+	}
+	if err := os.WriteFile(filepath.Join(home, "projects.json"), []byte(`{"projects": {"/work/My Proj": "my-proj-2", "/evil": "../.."}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := plansDir(home, "/work/My Proj", "s1"), filepath.Join(home, "tmp", "my-proj-2", "s1", "plans"); got != want {
+		t.Errorf("registered project: %q, want %q", got, want)
+	}
+	if got, want := plansDir(home, "/evil", "../x"), filepath.Join(home, "tmp", "evil", "plans"); got != want {
+		t.Errorf("path syntax in the id or session: %q, want %q", got, want)
+	}
+	t.Setenv("GEMINI_PLANS_DIR", "/host/plans")
+	if got := plansDir(home, "/work/My Proj", "s1"); got != "/host/plans" {
+		t.Errorf("host value: %q", got)
 	}
 }

@@ -6,6 +6,9 @@ import (
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -69,6 +72,16 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 		if v := gjson.GetBytes(stdin, "prompt_id").Str; v != "" {
 			run.Env["QWEN_CODE_PROMPT_ID"] = v
 		}
+		// Qwen Code's shell context: the session's project folder under
+		// its home, the model identity when the host's describes the
+		// model, the subagent's id ("" outside one).
+		if pd := os.Getenv("QWEN_CODE_PROJECT_DIR"); pd != "" {
+			run.Env["QWEN_CODE_PROJECT_DIR"] = pd
+		} else if home := e.Home(); home != "" {
+			run.Env["QWEN_CODE_PROJECT_DIR"] = filepath.Join(home, "projects", projectSlug.ReplaceAllString(dir, "-"))
+		}
+		run.Env["QWEN_CODE_MODEL_IDENTITY"] = modelIdentity(os.Getenv("QWEN_CODE_MODEL_IDENTITY"), s.Model)
+		run.Env["QWEN_CODE_AGENT_ID"] = gjson.GetBytes(stdin, "agent_id").Str
 		for k, v := range h.Env {
 			if !strings.HasPrefix(k, "\x00") {
 				run.Env[k] = v
@@ -76,6 +89,36 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 		}
 		return e.RunCommand(ctx, &run, stdin)
 	})
+}
+
+// projectSlug is what Qwen Code replaces in a project's path to name its
+// folder under <home>/projects.
+var projectSlug = regexp.MustCompile(`[^a-zA-Z0-9]`)
+
+// modelIdentity is QWEN_CODE_MODEL_IDENTITY as Qwen Code passes it on: the
+// identity it was given ("<model>" or "<model>@<8 hex>") when that
+// describes the session's model, else "".
+func modelIdentity(identity, model string) string {
+	if identity == "" || model == "" {
+		return ""
+	}
+	head := identity
+	if i := strings.LastIndexByte(identity, '@'); i >= 0 && len(identity)-i-1 == 8 && isLowerHex(identity[i+1:]) {
+		head = identity[:i]
+	}
+	if head != model {
+		return ""
+	}
+	return identity
+}
+
+func isLowerHex(s string) bool {
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func promptKind(e *hooks.Engine) hooks.HandlerKind {

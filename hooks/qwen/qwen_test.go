@@ -166,3 +166,28 @@ func TestURLMatch_QwenCodePatternRules(t *testing.T) {
 		}
 	}
 }
+
+// Qwen Code's shell context reaches every command hook: the project folder
+// under the home (<home>/projects/<path with every other character a
+// dash>), the model identity when it describes the model (else ""), the
+// subagent's id ("" outside one).
+func TestCommandEnv_QwenShellContext(t *testing.T) {
+	t.Setenv("QWEN_CODE_PROJECT_DIR", "")
+	t.Setenv("QWEN_CODE_MODEL_IDENTITY", "")
+	e := engine(t, `{"hooks": {"Stop": [{"hooks": [{"type": "command",
+		"command": "cat >/dev/null; printf '%s|%s|%s' \"$QWEN_CODE_PROJECT_DIR\" \"${QWEN_CODE_MODEL_IDENTITY-unset}\" \"${QWEN_CODE_AGENT_ID-unset}\" >&2; exit 2"}]}]}}`)
+	res, err := e.Run(context.Background(), "Stop", []byte(`{}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := e.Home()
+	want := filepath.Join(home, "projects", projectSlug.ReplaceAllString(e.Session().Cwd, "-")) + "||"
+	if len(res.Hooks) != 1 || !strings.Contains(res.Continuation+res.Reason, want) {
+		t.Fatalf("env %q / %q, want %q", res.Continuation, res.Reason, want)
+	}
+	for id, want := range map[string]string{"qwen3-coder": "qwen3-coder", "qwen3-coder@0123abcd": "qwen3-coder@0123abcd", "other@0123abcd": "", "qwen3-coder@xyz": ""} {
+		if got := modelIdentity(id, "qwen3-coder"); got != want {
+			t.Errorf("modelIdentity(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
