@@ -321,7 +321,9 @@ func (d *discovery) finish(files []settingsFile) {
 		switch {
 		case off != nil && !*off.enabled:
 			h.Policy = hooks.PolicyHooksDisabled
-		case disabled[hookName(h)] || disabled[h.Handler.Command]:
+		case hookName(h) != "" && disabled[hookName(h)], hookName(h) == "" && disabled[h.Handler.Command]:
+			// A named hook is disabled by its name only; its command no
+			// longer disables it (Gemini CLI's hooks tests).
 			h.Enabled = false
 		}
 	}

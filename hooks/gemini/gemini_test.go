@@ -1,8 +1,10 @@
 package gemini
 
 import (
+	json "github.com/goccy/go-json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -67,6 +69,9 @@ func TestParse_TextByExitCodeAndJSONOnAnyCode(t *testing.T) {
 		{"nothing on 2", hooks.RawResult{ExitCode: code(2)}, false, "", "", hooks.StatusFailed},
 		{"killed by a signal", hooks.RawResult{Stdout: "x"}, false, "", "x", hooks.StatusSucceeded},
 		{"a JSON array is text", hooks.RawResult{ExitCode: code(2), Stdout: `[1]`}, true, "[1]", "", hooks.StatusBlocked},
+		// Gemini CLI's hooks tests: a deny whose only text is stopReason
+		// blocks with that text.
+		{"deny with only stopReason", hooks.RawResult{ExitCode: code(0), Stdout: `{"decision":"deny","stopReason":"halt"}`}, true, "halt", "", hooks.StatusBlocked},
 	} {
 		o := ev.parse(tc.raw, false)
 		if o.Block != tc.block || o.Reason != tc.reason || o.SystemMessage != tc.sysMsg || o.Status != tc.status {
@@ -109,5 +114,47 @@ func TestPlansDir_AsGeminiCLIGivesIt(t *testing.T) {
 	t.Setenv("GEMINI_PLANS_DIR", "/host/plans")
 	if got := plansDir(home, "/work/My Proj", "s1"); got != "/host/plans" {
 		t.Errorf("host value: %q", got)
+	}
+}
+
+// Gemini CLI's hooks tests: mode NONE leaves allowedFunctionNames empty,
+// whatever names the hooks listed; otherwise the names add up.
+func TestToolConfig_NoneLeavesNoFunctions(t *testing.T) {
+	out := func(tc string) hooks.Outcome {
+		return hooks.Outcome{Output: map[string]json.RawMessage{"toolConfig": json.RawMessage(tc)}}
+	}
+	got := string(unionToolConfig([]hooks.Outcome{out(`{"mode":"ANY","allowedFunctionNames":["a"]}`), out(`{"mode":"NONE","allowedFunctionNames":["b"]}`)}))
+	if got != `{"allowedFunctionNames":[],"mode":"NONE"}` {
+		t.Errorf("NONE: %s", got)
+	}
+	got = string(unionToolConfig([]hooks.Outcome{out(`{"mode":"ANY","allowedFunctionNames":["a"]}`), out(`{"allowedFunctionNames":["b","a"]}`)}))
+	if got != `{"allowedFunctionNames":["a","b"],"mode":"ANY"}` {
+		t.Errorf("ANY: %s", got)
+	}
+}
+
+// Gemini CLI's hooks tests: a hook with a name is disabled by its name in
+// hooksConfig.disabled, and its command no longer disables it; a hook
+// without one is disabled by its command.
+func TestDisabled_ANamedHookByItsName(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", filepath.Join(home, "no-system.json"))
+	settings := `{"hooksConfig": {"disabled": ["echo named", "quiet", "echo plain"]}, "hooks": {"BeforeTool": [{"hooks": [
+		{"type": "command", "name": "loud", "command": "echo named"},
+		{"type": "command", "name": "quiet", "command": "echo other"},
+		{"type": "command", "command": "echo plain"}]}]}}`
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: home}, Discover: hooks.DiscoverOptions{Home: home}})
+	t.Cleanup(e.Close)
+	e.Load()
+	list, _ := e.List("")
+	got := map[string]bool{}
+	for _, h := range list {
+		got[h.Handler.Command] = h.Enabled
+	}
+	if want := map[string]bool{"echo named": true, "echo other": false, "echo plain": false}; !reflect.DeepEqual(got, want) {
+		t.Errorf("enabled %v, want %v", got, want)
 	}
 }

@@ -153,6 +153,10 @@ func (ge *geminiEvent) apply(o *hooks.Outcome, r reply) {
 	o.Reason = r.reason
 	switch r.decision {
 	case "deny", "block":
+		if o.Reason == "" {
+			// A deny whose only text is stopReason blocks with it.
+			o.Reason = r.stopReason
+		}
 		o.Block = true
 		o.Permission = hooks.DecisionDeny
 	case "ask":
@@ -267,6 +271,10 @@ func unionToolConfig(outs []hooks.Outcome) json.RawMessage {
 	}
 	if !seen {
 		return nil
+	}
+	if mode == "NONE" {
+		// No function may be called: Gemini CLI leaves the list empty.
+		names = []string{}
 	}
 	out := map[string]any{"allowedFunctionNames": names}
 	if mode != "" {
