@@ -24,6 +24,12 @@ type DiscoverOptions struct {
 	// record decides (ProjectTrustStore); a true ProjectTrusted is always
 	// the host's answer.
 	ProjectTrustKnown bool
+	// PrintMode: the host runs non-interactively (Claude Code's -p), where
+	// it treats the folder as trusted for the project's settings files and
+	// skills, but not for its agents' hooks. A host's explicit "not
+	// trusted" (ProjectTrustKnown, ProjectTrusted false) still loads
+	// nothing from the project. Profiles without the distinction ignore it.
+	PrintMode bool
 	// Cwd is the session's working directory, whose trust record is looked
 	// up before the project root's ("" = the project root).
 	Cwd          string

@@ -44,6 +44,8 @@ type initializeParams struct {
 		TranscriptPath string `json:"transcriptPath"`
 		Model          string `json:"model"`
 		PermissionMode string `json:"permissionMode"`
+		// PrintMode: the host runs non-interactively (Claude Code's -p).
+		PrintMode bool `json:"printMode"`
 	} `json:"session"`
 	Config struct {
 		Home    string `json:"home"`
@@ -250,6 +252,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			ProjectRoot:       root,
 			ProjectTrusted:    p.Config.Project.Trusted != nil && *p.Config.Project.Trusted,
 			ProjectTrustKnown: p.Config.Project.Trusted != nil,
+			PrintMode:         p.Session.PrintMode,
 			Cwd:               sess.Cwd,
 			SessionHooks:      sessionHooks,
 			Plugins:           plugins,

@@ -174,3 +174,39 @@ func TestClaudeStdin_EndsWithANewlineUnescaped(t *testing.T) {
 		t.Fatalf("stdin %q", res.Reason)
 	}
 }
+
+// In print mode (Claude Code's -p) a project that ~/.claude.json does not
+// mark trusted has its settings hooks run (the host treats the folder as
+// trusted there) but not its agents' frontmatter hooks; a host's explicit
+// "not trusted" loads no settings hooks in either mode.
+func TestClaudePrintMode_SettingsRunAgentsDoNot(t *testing.T) {
+	root := claudeFiles(t, map[string]string{
+		"project/.claude/settings.json":   settings("Stop", `[{"hooks": [{"type": "command", "command": "echo project"}]}]`),
+		"project/.claude/agents/guard.md": "---\nname: guard\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo agent\n---\nguard\n",
+	})
+	layers := func(mod func(o *hooks.Options)) []string {
+		e, _ := claudeEngine(t, root, func(o *hooks.Options) {
+			o.Discover.ProjectTrusted = false
+			mod(o)
+		})
+		list, _ := e.List("")
+		var out []string
+		for _, h := range list {
+			kind := "settings"
+			if h.Scope != nil {
+				kind = "agent"
+			}
+			out = append(out, kind+":"+h.Source.Layer)
+		}
+		return out
+	}
+	if got := strings.Join(layers(func(o *hooks.Options) { o.Discover.PrintMode = true }), " "); got != "settings:project" {
+		t.Errorf("print mode, no trust record: %q, want the settings hook only", got)
+	}
+	if got := layers(func(*hooks.Options) {}); len(got) != 0 {
+		t.Errorf("interactive, no trust record: %q, want none", got)
+	}
+	if got := layers(func(o *hooks.Options) { o.Discover.PrintMode, o.Discover.ProjectTrustKnown = true, true }); len(got) != 0 {
+		t.Errorf("print mode, host says not trusted: %q, want none", got)
+	}
+}

@@ -28,6 +28,7 @@ type engineFlags struct {
 	sessionID                   string
 	model, transcriptPath       string
 	permissionMode              string
+	printMode                   bool
 	logLevel                    string
 	plugins                     pluginFlag
 	settings                    settingsFlag
@@ -78,6 +79,7 @@ func (f *engineFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
 	fs.StringVar(&f.model, "model", "", "model given to hooks, as a host passes it (initialize's session.model)")
 	fs.StringVar(&f.transcriptPath, "transcript-path", "", "transcript_path given to hooks (initialize's session.transcriptPath)")
+	fs.BoolVar(&f.printMode, "print-mode", false, "the host runs non-interactively (claude: Claude Code's -p, where the project's settings and skills' hooks run without a trust record, its agents' hooks do not; initialize's session.printMode)")
 	fs.StringVar(&f.permissionMode, "permission-mode", "", "permission_mode given to hooks: "+strings.Join(permissionModes, ", ")+" (default: default)")
 	fs.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 	fs.Var(&f.plugins, "plugin", "load the plugin in this `folder` as if it were installed (repeatable)")
@@ -152,7 +154,7 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Profile: prof,
 		Session: hooks.Session{ID: id, Cwd: cwd, Model: f.model, TranscriptPath: transcript, PermissionMode: f.permissionMode},
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject.val,
-			ProjectTrustKnown: f.trustProject.set, Cwd: cwd, Plugins: f.plugins,
+			ProjectTrustKnown: f.trustProject.set, PrintMode: f.printMode, Cwd: cwd, Plugins: f.plugins,
 			Managed: f.managed, Settings: f.settings, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
 			Features: f.features},
 		BypassTrust: f.bypassTrust,
