@@ -63,6 +63,9 @@ type outputRules struct {
 	json func(o *hooks.Outcome, data []byte, async bool) bool
 }
 
+// msgTurnInterrupted is the error of a handler cancelled with its turn.
+const msgTurnInterrupted = "Hook cancelled because the turn was interrupted"
+
 // readOutput turns a finished handler's raw result into its Outcome by the
 // classification of reference/codex-hooks.md 2.6. Hook and Finished are the
 // engine's to fill.
@@ -73,6 +76,12 @@ func (r *outputRules) readOutput(raw hooks.RawResult, async bool) hooks.Outcome 
 	}
 	o, ended := hooks.ProcessFailure(raw, noCode)
 	if ended {
+		if o.Status == hooks.StatusCancelled && !r.ignoreStdout {
+			// A handler is cancelled when its turn is: the host
+			// interrupted it (Codex 0.171's wording). SessionEnd's are
+			// cancelled by its time budget.
+			o.Error = msgTurnInterrupted
+		}
 		return o
 	}
 

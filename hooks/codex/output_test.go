@@ -174,8 +174,11 @@ func TestClassify_ExitCodesAndStdoutKinds(t *testing.T) {
 		{"timed out", timedOut, false, func(classifyEvent) want {
 			return want{status: hooks.StatusTimedOut, err: "hook timed out after 2s"}
 		}},
-		{"cancelled", cancelled, false, func(classifyEvent) want {
-			return want{status: hooks.StatusCancelled, err: "hook cancelled"}
+		{"cancelled", cancelled, false, func(ev classifyEvent) want {
+			if ev.sessionEnd {
+				return want{status: hooks.StatusCancelled, err: "hook cancelled"}
+			}
+			return want{status: hooks.StatusCancelled, err: "Hook cancelled because the turn was interrupted"}
 		}},
 		{"spawn error", spawn, false, func(classifyEvent) want {
 			return want{status: hooks.StatusFailed, err: "fork/exec /bin/sh: no such file or directory"}

@@ -24,3 +24,13 @@ func TestCodexHookRunID_AsCodexWritesIt(t *testing.T) {
 		}
 	}
 }
+
+// A handler cancelled with its turn reports Codex 0.171's outcome.
+func TestCodexCancelled_TheTurnWasInterrupted(t *testing.T) {
+	for _, ev := range []string{"PreToolUse", "PostToolUse", "Stop", "UserPromptSubmit", "SessionStart"} {
+		o := Profile.Event(ev).Parse(hooks.RawResult{Cancelled: true}, false)
+		if o.Status != hooks.StatusCancelled || o.Error != "Hook cancelled because the turn was interrupted" {
+			t.Errorf("%s: %s %q", ev, o.Status, o.Error)
+		}
+	}
+}
