@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -111,6 +112,10 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	var d discovery
 	opts.SessionHooks = d.SplitSessionState(opts.SessionHooks)
 	var files []settingsFile
+	// In a folder the host says is not trusted, Gemini CLI loads no
+	// settings hooks at all (system, user and workspace: its merged
+	// settings); session and extension hooks still load.
+	untrusted := opts.ProjectTrustKnown && !opts.ProjectTrusted
 	sys := opts.Managed
 	if sys == "" {
 		sys = os.Getenv(systemSettingsEnv)
@@ -135,6 +140,15 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	if len(opts.SessionHooks) > 0 {
 		hs, warns := hooks.ParseHooksValue(p, opts.SessionHooks, hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session")
 		d.Add(hs, warns)
+	}
+	if untrusted {
+		// The files' hooksConfig still applies.
+		d.Hooks = slices.DeleteFunc(d.Hooks, func(h *hooks.Hook) bool {
+			return h.Source.Layer == hooks.LayerManaged || h.Source.Layer == hooks.LayerUser || h.Source.Layer == hooks.LayerProject
+		})
+		if len(files) > 0 {
+			d.Warns = append(d.Warns, hooks.Warning{Source: files[0].path, Message: "not running the settings files' hooks: the folder is not trusted (Gemini CLI loads none there)"})
+		}
 	}
 	d.extensions(p, opts, home)
 	for i, h := range d.Hooks {

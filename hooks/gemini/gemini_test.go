@@ -158,3 +158,35 @@ func TestDisabled_ANamedHookByItsName(t *testing.T) {
 		t.Errorf("enabled %v, want %v", got, want)
 	}
 }
+
+// In a folder the host says is not trusted, Gemini CLI loads no settings
+// hooks (system, user, workspace); session hooks still run.
+func TestUntrustedFolder_NoSettingsHooks(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	sys := filepath.Join(home, "system.json")
+	for path, cmd := range map[string]string{sys: "echo system", filepath.Join(home, "settings.json"): "echo user", filepath.Join(project, ".gemini", "settings.json"): "echo project"} {
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(`{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "`+cmd+`"}]}]}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commands := func(trusted, known bool) []string {
+		e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: project}, Discover: hooks.DiscoverOptions{
+			Home: home, Managed: sys, ProjectRoot: project, ProjectTrusted: trusted, ProjectTrustKnown: known,
+			SessionHooks: []byte(`{"BeforeTool": [{"hooks": [{"type": "command", "command": "echo session"}]}]}`)}})
+		t.Cleanup(e.Close)
+		e.Load()
+		list, _ := e.List("")
+		var out []string
+		for _, h := range list {
+			out = append(out, h.Handler.Command)
+		}
+		return out
+	}
+	if got := commands(true, true); !reflect.DeepEqual(got, []string{"echo system", "echo user", "echo project", "echo session"}) {
+		t.Errorf("trusted: %q", got)
+	}
+	if got := commands(false, true); !reflect.DeepEqual(got, []string{"echo session"}) {
+		t.Errorf("host says not trusted: %q, want the session hook only", got)
+	}
+}
