@@ -102,6 +102,24 @@ func ProjectFolder(p *Profile, opts DiscoverOptions, home string) string {
 	return dir
 }
 
+// PrintModeTrust is opts as the gate reads them for a host in print mode
+// (DiscoverOptions.PrintMode, Claude Code's -p), which treats the folder as
+// trusted for the project's settings files: trusted unless the host said it
+// is not. The caller passes the result to ProjectFolder for those files
+// only; every other reader keeps opts.
+func PrintModeTrust(opts DiscoverOptions) DiscoverOptions {
+	if opts.PrintMode && !opts.ProjectTrustKnown {
+		opts.ProjectTrusted = true
+	}
+	return opts
+}
+
+// ProjectRefused reports whether the host said the project is not trusted
+// (an explicit no, not a missing answer).
+func ProjectRefused(opts DiscoverOptions) bool {
+	return opts.ProjectTrustKnown && !opts.ProjectTrusted
+}
+
 // UntrustedProjectFolder is the project layer's folder when the project is
 // not trusted and its files are left out, else "". Only names may be looked
 // at in it, to say what was left out and why; nothing in it is opened.

@@ -145,7 +145,9 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 	}
 	// Claude Code holds project settings back until the folder is trusted;
 	// the host says so (project.trusted, --trust-project).
-	if dir := claudeSettingsFolder(p, opts, home); dir != "" {
+	// In print mode (Claude Code's -p) the settings files load without a
+	// trust record (hooks.PrintModeTrust); agents keep the plain rule.
+	if dir := hooks.ProjectFolder(p, hooks.PrintModeTrust(opts), home); dir != "" {
 		for _, f := range []struct{ name, layer string }{{claudeSettingsName, hooks.LayerProject}, {claudeLocalSettingsName, LayerLocal}} {
 			if s, ok := d.claudeSettingsFile(p, filepath.Join(dir, f.name), f.layer); ok {
 				files = append(files, s)
@@ -178,18 +180,6 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 	}
 	d.claudeFinish(p, opts, files, forced)
 	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, Settings: httpSettings(files)}
-}
-
-// claudeSettingsFolder is the project folder whose settings files load: the
-// trusted project's, or in print mode (Claude Code's -p, which treats the
-// folder as trusted for its settings) the project's unless the host said
-// it is not trusted. Agents' hooks keep the plain trust rule (scoped.go).
-func claudeSettingsFolder(p *hooks.Profile, opts hooks.DiscoverOptions, home string) string {
-	if dir := hooks.ProjectFolder(p, opts, home); dir != "" || !opts.PrintMode || opts.ProjectTrustKnown {
-		return dir
-	}
-	opts.ProjectTrusted = true
-	return hooks.ProjectFolder(p, opts, home)
 }
 
 // discovery is the engine's discovery run with this host's own steps.

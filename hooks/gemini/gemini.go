@@ -115,7 +115,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	// In a folder the host says is not trusted, Gemini CLI loads no
 	// settings hooks at all (system, user and workspace: its merged
 	// settings); session and extension hooks still load.
-	untrusted := opts.ProjectTrustKnown && !opts.ProjectTrusted
+	untrusted := hooks.ProjectRefused(opts)
 	sys := opts.Managed
 	if sys == "" {
 		sys = os.Getenv(systemSettingsEnv)
