@@ -56,5 +56,11 @@ func hookText(event, text string) string {
 	}
 	text = reminderTag.ReplaceAllString(text, "&lt;$1")
 	text = danglingOpen.ReplaceAllString(text, "&lt;$1")
-	return "<system-reminder>\n" + hookTextLead + "\n" + event + " hook feedback:\n" + text + "\n</system-reminder>"
+	label := event
+	if event == "SubagentStop" {
+		// A subagent's Stop hooks speak as Stop hooks (the host's one
+		// Stop message).
+		label = "Stop"
+	}
+	return "<system-reminder>\n" + hookTextLead + "\n" + label + " hook feedback:\n" + text + "\n</system-reminder>"
 }

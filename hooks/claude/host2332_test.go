@@ -131,6 +131,9 @@ func TestClaudeHookText_WrappedUnlessTheSwitchIsOff(t *testing.T) {
 	if got := run("TaskCompleted").Reason; !strings.HasPrefix(got, "<system-reminder>\n"+hookTextLead+"\nTaskCompleted hook feedback:\n") {
 		t.Errorf("TaskCompleted: %q", got)
 	}
+	if got := run("SubagentStop").Continuation; got != want {
+		t.Errorf("SubagentStop speaks as Stop: %q", got)
+	}
 	if got := run("UserPromptSubmit").Reason; got != "go on </system-reminder> now <" {
 		t.Errorf("UserPromptSubmit block is not wrapped: %q", got)
 	}
