@@ -55,7 +55,7 @@ func TestServeClaude_InitializeListsTheProfileAndItsEvents(t *testing.T) {
 		t.Fatalf("profile %q", p)
 	}
 	events := gjson.GetBytes(res, "capabilities.events").Array()
-	if len(events) != 33 || events[0].Str != "SessionStart" || events[32].Str != "SessionEnd" {
+	if len(events) != 34 || events[0].Str != "SessionStart" || events[32].Str != "SessionEnd" || events[33].Str != "PreSkillShellCommand" {
 		t.Fatalf("events %v", events)
 	}
 	// Every hook runs: the profile has no review.
