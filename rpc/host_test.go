@@ -313,7 +313,9 @@ func TestServer_SpillFolderIsRemovedOnEveryEndOfTheSession(t *testing.T) {
 // Calls the host never answers are forgotten when hookd gives up on them:
 // their params are not held for the rest of the session.
 func TestHost_UnansweredCallsAreNotHeldAfterTheHookGivesUp(t *testing.T) {
-	const calls, size = 8, 4 << 20
+	// 16 calls: held, they would add at least 64 MiB; forgotten, what
+	// stays is the server's buffers, a few MiB whatever the count.
+	const calls, size = 16, 4 << 20
 	// A host that takes each call and never answers, keeping nothing.
 	t.Setenv("SHELL", "/bin/sh")
 	t.Setenv("TMPDIR", t.TempDir())
@@ -333,7 +335,7 @@ func TestHost_UnansweredCallsAreNotHeldAfterTheHookGivesUp(t *testing.T) {
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	big := strings.Repeat("x", size)
+	big := strings.Repeat("x", size) // before the first reading: it is not the calls'
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -364,3 +366,31 @@ func TestHost_UnansweredCallsAreNotHeldAfterTheHookGivesUp(t *testing.T) {
 type silentHost struct{}
 
 func (silentHost) Handle(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) {}
+
+// TestStream_AForgottenCallLeavesNothingAndItsAnswerIsDropped is the
+// bookkeeping the heap test above measures: forget removes the call, and a
+// late answer reaches no one.
+func TestStream_AForgottenCallLeavesNothingAndItsAnswerIsDropped(t *testing.T) {
+	s := NewStream(strings.NewReader(""), io.Discard, nil, StreamOptions{})
+	answers := make([]<-chan []byte, 0, 3)
+	forgets := make([]func(), 0, 3)
+	for id := range uint64(3) {
+		a, f := s.Expect(id + 1)
+		answers, forgets = append(answers, a), append(forgets, f)
+	}
+	for _, f := range forgets[:2] {
+		f()
+	}
+	s.callsMu.Lock()
+	left := len(s.calls)
+	s.callsMu.Unlock()
+	if left != 1 {
+		t.Fatalf("%d calls registered after forgetting 2 of 3", left)
+	}
+	if s.answerCall([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)) {
+		t.Fatal("an answer to a forgotten call was delivered")
+	}
+	if !s.answerCall([]byte(`{"jsonrpc":"2.0","id":3,"result":{}}`)) || len(answers[2]) != 1 {
+		t.Fatal("the answer to the waiting call was not delivered")
+	}
+}
