@@ -18,6 +18,9 @@ import (
 // benchmark and chaos scripts build the binaries they compare) the tests run
 // that binary instead.
 func TestMain(m *testing.M) {
+	if os.Getenv(echoEnv) != "" {
+		os.Exit(runEchoServer())
+	}
 	os.Exit(runTests(m))
 }
 

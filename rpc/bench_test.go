@@ -281,3 +281,58 @@ func BenchmarkServe_Initialize200Plugins(b *testing.B) {
 		p.in.Close()
 	}
 }
+
+// roundTrips sends b.N requests one at a time, each written only once the
+// reply to the one before it has been read: the latency of one round trip,
+// the host's write to its read of the reply.
+func (p *benchPipes) roundTrips(b *testing.B, method, params, want string) {
+	b.Helper()
+	first := p.call(b, 1_000_000_000, method, params)
+	if !bytes.Contains(first, []byte(want)) {
+		b.Fatalf("reply %s does not contain %s", first, want)
+	}
+	var buf []byte
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := range b.N {
+		buf = frame(buf[:0], `{"jsonrpc":"2.0","id":`+strconv.Itoa(i)+`,"method":"`+method+`","params":`+params+`}`)
+		if _, err := p.in.Write(buf); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.readFrame(false); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkServe_NoMatchRoundTrip is BenchmarkServe_NoMatchPipelined one
+// request at a time.
+func BenchmarkServe_NoMatchRoundTrip(b *testing.B) {
+	home := b.TempDir()
+	doc := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
+	if err := os.WriteFile(home+"/hooks.json", []byte(doc), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv("TMPDIR", b.TempDir())
+	p := newBenchPipes(b, func(r io.Reader, w io.WriteCloser) {
+		Serve(r, w, nil, Options{Version: "bench"})
+	})
+	init := fmt.Sprintf(`{"session":{"id":"s1","cwd":%q},"config":{"home":%q,"bypassTrust":true}}`, b.TempDir(), home)
+	if reply := p.call(b, 0, "initialize", init); !bytes.Contains(reply, []byte(`"installed":1`)) {
+		b.Fatalf("initialize: %s", reply)
+	}
+	p.roundTrips(b, "hooks/run", noMatchRun, `"decision":"none"`)
+}
+
+// BenchmarkEcho_RoundTrip is its baseline: the bare jsonrpc2 echo of
+// BenchmarkEcho_Pipelined, one request at a time.
+func BenchmarkEcho_RoundTrip(b *testing.B) {
+	p := newBenchPipes(b, func(r io.Reader, w io.WriteCloser) {
+		conn := jsonrpc2.NewConn(context.Background(),
+			jsonrpc2.NewBufferedStream(rw{r, w}, jsonrpc2.VSCodeObjectCodec{}), benchEcho{})
+		<-conn.DisconnectNotify()
+	})
+	p.roundTrips(b, "echo", noMatchRun, `"event":"PreToolUse"`)
+}
