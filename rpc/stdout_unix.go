@@ -11,7 +11,7 @@ import (
 // ClaimStdout moves the process's stdout out of everyone's reach and returns it
 // for the protocol. File descriptor 1 and os.Stdout then point at stderr, so a
 // stray print (ours, a library's, the runtime's) lands in the log instead of
-// corrupting a frame.
+// corrupting a frame. A pipe or socket is returned pollable (see pollable).
 func ClaimStdout() (*os.File, error) {
 	fd, err := syscall.Dup(1)
 	if err != nil {
@@ -23,5 +23,8 @@ func ClaimStdout() (*os.File, error) {
 		return nil, fmt.Errorf("point stdout at stderr: %w", err)
 	}
 	os.Stdout = os.Stderr
+	if f := pollable(fd, "protocol-stdout"); f != nil {
+		return f, nil
+	}
 	return os.NewFile(uintptr(fd), "protocol-stdout"), nil
 }

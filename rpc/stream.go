@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -162,6 +163,12 @@ type Stream struct {
 	abandon     chan struct{}
 	abandonOnce sync.Once
 	stuckOnce   sync.Once
+	// dw is w when it is a file the network poller waits on (a pipe or
+	// socket in non-blocking mode): its writes block no thread and take a
+	// deadline, so they are made on the writer's own goroutine (see write).
+	// dlMu orders the deadline a write sets with Abandon's.
+	dw   deadlineWriter
+	dlMu sync.Mutex
 
 	closeOnce sync.Once
 	closeErr  error
@@ -236,7 +243,18 @@ func NewStream(r io.Reader, w io.Writer, closer io.Closer, opts StreamOptions) *
 		s.max = DefaultMaxMessageBytes
 	}
 	s.framing.Store(int32(opts.Framing))
+	// SetWriteDeadline fails (os.ErrNoDeadline) on a file the poller does
+	// not wait on; the zero time clears nothing that was set.
+	if dw, ok := w.(deadlineWriter); ok && dw.SetWriteDeadline(time.Time{}) == nil {
+		s.dw = dw
+	}
 	return s
+}
+
+// deadlineWriter is a writer whose blocked Write a deadline ends.
+type deadlineWriter interface {
+	io.Writer
+	SetWriteDeadline(t time.Time) error
 }
 
 // Close closes the closer given to NewStream. Only the first call closes; the
@@ -329,6 +347,9 @@ func (s *Stream) write(frame []byte) error {
 		return ErrWriteStuck
 	default:
 	}
+	if s.dw != nil {
+		return s.writeDeadline(frame)
+	}
 	done := make(chan error, 1)
 	go func() {
 		_, err := s.w.Write(frame)
@@ -358,11 +379,56 @@ func (s *Stream) write(frame []byte) error {
 	}
 }
 
+// writeDeadline is write on a writer the poller waits on: the frame is
+// written on the caller's goroutine, with no goroutine started and woken per
+// frame, and WriteTimeout and Abandon end a blocked write through its
+// deadline instead of leaving it behind.
+func (s *Stream) writeDeadline(frame []byte) error {
+	if s.opts.WriteTimeout > 0 {
+		s.dlMu.Lock()
+		select {
+		case <-s.abandon:
+			s.dlMu.Unlock()
+			return ErrWriteStuck
+		default:
+		}
+		err := s.dw.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
+		s.dlMu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	_, err := s.dw.Write(frame)
+	if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+		return err
+	}
+	select {
+	case <-s.abandon:
+		return ErrWriteStuck
+	default:
+	}
+	s.stuckOnce.Do(func() {
+		if s.opts.OnWriteStuck != nil {
+			go s.opts.OnWriteStuck()
+		}
+	})
+	return fmt.Errorf("%w (a frame waited %v)", ErrWriteStuck, s.opts.WriteTimeout)
+}
+
 // Abandon makes a write blocked on a host that does not read return at once,
 // and every later write fail with ErrWriteStuck. The server calls it when a
 // session that is ending has given its last replies their chance.
 func (s *Stream) Abandon() {
-	s.abandonOnce.Do(func() { close(s.abandon) })
+	s.abandonOnce.Do(func() {
+		close(s.abandon)
+		if s.dw != nil {
+			// A deadline in the past ends a blocked write; under dlMu, so
+			// that no write sets a later one after it.
+			s.dlMu.Lock()
+			_ = s.dw.SetWriteDeadline(time.Unix(1, 0))
+			s.dlMu.Unlock()
+		}
+	})
 }
 
 // restoreID puts back the host's original id in a message whose top-level id

@@ -111,7 +111,7 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 		// A person typed "hookd": without this line it would sit silent.
 		fmt.Fprintln(cio.stderr, "hookd: waiting for JSON-RPC 2.0 messages on stdin (this is what hosts spawn); run 'hookd help' for the commands, Ctrl-D to quit")
 	}
-	code := rpc.Serve(os.Stdin, out, nil, rpc.Options{
+	code := rpc.Serve(rpc.Stdin(), out, nil, rpc.Options{
 		// A host (or a terminal) that signals hookd gets what exit gives: every
 		// handler's process group killed and the spill folder removed.
 		Stop:             signalContext(logger),
@@ -128,6 +128,7 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 		Logger:           logger,
 		Record:           so.record,
 	})
+	rpc.RestoreBlocking()
 	if code != 0 {
 		return exitError{code}
 	}
