@@ -424,7 +424,13 @@ func (s *Stream) writeDeadline(frame []byte) error {
 		}
 	}
 	_, err := s.dw.Write(frame)
-	if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		if s.opts.OnWriteFailed != nil {
+			s.stuckOnce.Do(func() { go s.opts.OnWriteFailed(err) })
+		}
 		return err
 	}
 	select {
