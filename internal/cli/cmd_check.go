@@ -205,24 +205,3 @@ func checkPath(cmd *cobra.Command, ef *engineFlags, arg string, cio *cmdIO) ([]l
 	}
 	return own, nil
 }
-
-// manifestRoot is the plugin root at or above path (a folder with
-// .codex-plugin/plugin.json or .claude-plugin/plugin.json), or "".
-func manifestRoot(path string, isFolder bool) string {
-	d := path
-	if !isFolder {
-		d = filepath.Dir(path)
-	}
-	for {
-		for _, m := range []string{".codex-plugin", ".claude-plugin"} {
-			if exists(filepath.Join(d, m, "plugin.json")) {
-				return d
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
-}

@@ -219,17 +219,8 @@ func findScripts(args []string, filter *regexp.Regexp) ([]suite, error) {
 // script's folder with a plugin manifest; else the folder holding testscripts/;
 // else the script's own folder.
 func pluginRoot(dir string) string {
-	for d := dir; ; {
-		for _, m := range []string{".codex-plugin", ".claude-plugin"} {
-			if _, err := os.Stat(filepath.Join(d, m, "plugin.json")); err == nil {
-				return d
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
+	if root := manifestRoot(dir, true); root != "" {
+		return root
 	}
 	if filepath.Base(dir) == "testscripts" {
 		return filepath.Dir(dir)

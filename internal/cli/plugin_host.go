@@ -40,3 +40,24 @@ func (f *engineFlags) profileFromPlugins(fs *pflag.FlagSet, stderr io.Writer) {
 	f.profile = want
 	fmt.Fprintf(stderr, "hookd: plugin %s is a Claude Code plugin (.claude-plugin/plugin.json): using the %s profile (give --profile to choose another)\n", filepath.Base(f.plugins[0].Root), want)
 }
+
+// manifestRoot is the plugin root at or above path (a folder with
+// .codex-plugin/plugin.json or .claude-plugin/plugin.json), or "".
+func manifestRoot(path string, isFolder bool) string {
+	d := path
+	if !isFolder {
+		d = filepath.Dir(path)
+	}
+	for {
+		for _, m := range []string{".codex-plugin", ".claude-plugin"} {
+			if exists(filepath.Join(d, m, "plugin.json")) {
+				return d
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
