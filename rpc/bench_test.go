@@ -179,6 +179,20 @@ func (p *benchPipes) pipeline(b *testing.B, method, params, want string) {
 // library and the engine, for an event no hook matches (the session has one
 // Stop hook).
 func BenchmarkServe_NoMatchPipelined(b *testing.B) {
+	p := benchServeOneStopHook(b)
+	p.pipeline(b, "hooks/run", noMatchRun, `"decision":"none"`)
+}
+
+// BenchmarkEcho_Pipelined is the baseline: a bare server on the same library
+// and framing whose one method answers with its params.
+func BenchmarkEcho_Pipelined(b *testing.B) {
+	p := benchEchoServer(b)
+	p.pipeline(b, "echo", noMatchRun, `"event":"PreToolUse"`)
+}
+
+// benchServeOneStopHook is Serve over bench pipes, initialized with a
+// session whose one hook is on Stop: a PreToolUse matches nothing.
+func benchServeOneStopHook(b *testing.B) *benchPipes {
 	home := b.TempDir()
 	doc := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
 	if err := os.WriteFile(home+"/hooks.json", []byte(doc), 0o600); err != nil {
@@ -192,18 +206,18 @@ func BenchmarkServe_NoMatchPipelined(b *testing.B) {
 	if reply := p.call(b, 0, "initialize", init); !bytes.Contains(reply, []byte(`"installed":1`)) {
 		b.Fatalf("initialize: %s", reply)
 	}
-	p.pipeline(b, "hooks/run", noMatchRun, `"decision":"none"`)
+	return p
 }
 
-// BenchmarkEcho_Pipelined is the baseline: a bare server on the same library
-// and framing whose one method answers with its params.
-func BenchmarkEcho_Pipelined(b *testing.B) {
+// benchEchoServer is a bare jsonrpc2 server on the same library and framing
+// whose one method answers with its params.
+func benchEchoServer(b *testing.B) *benchPipes {
 	p := newBenchPipes(b, func(r io.Reader, w io.WriteCloser) {
 		conn := jsonrpc2.NewConn(context.Background(),
 			jsonrpc2.NewBufferedStream(rw{r, w}, jsonrpc2.VSCodeObjectCodec{}), benchEcho{})
 		<-conn.DisconnectNotify()
 	})
-	p.pipeline(b, "echo", noMatchRun, `"event":"PreToolUse"`)
+	return p
 }
 
 // cpuTime is the user and system CPU time this process has used.
@@ -310,29 +324,13 @@ func (p *benchPipes) roundTrips(b *testing.B, method, params, want string) {
 // BenchmarkServe_NoMatchRoundTrip is BenchmarkServe_NoMatchPipelined one
 // request at a time.
 func BenchmarkServe_NoMatchRoundTrip(b *testing.B) {
-	home := b.TempDir()
-	doc := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
-	if err := os.WriteFile(home+"/hooks.json", []byte(doc), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	b.Setenv("TMPDIR", b.TempDir())
-	p := newBenchPipes(b, func(r io.Reader, w io.WriteCloser) {
-		Serve(r, w, nil, Options{Version: "bench"})
-	})
-	init := fmt.Sprintf(`{"session":{"id":"s1","cwd":%q},"config":{"home":%q,"bypassTrust":true}}`, b.TempDir(), home)
-	if reply := p.call(b, 0, "initialize", init); !bytes.Contains(reply, []byte(`"installed":1`)) {
-		b.Fatalf("initialize: %s", reply)
-	}
+	p := benchServeOneStopHook(b)
 	p.roundTrips(b, "hooks/run", noMatchRun, `"decision":"none"`)
 }
 
 // BenchmarkEcho_RoundTrip is its baseline: the bare jsonrpc2 echo of
 // BenchmarkEcho_Pipelined, one request at a time.
 func BenchmarkEcho_RoundTrip(b *testing.B) {
-	p := newBenchPipes(b, func(r io.Reader, w io.WriteCloser) {
-		conn := jsonrpc2.NewConn(context.Background(),
-			jsonrpc2.NewBufferedStream(rw{r, w}, jsonrpc2.VSCodeObjectCodec{}), benchEcho{})
-		<-conn.DisconnectNotify()
-	})
+	p := benchEchoServer(b)
 	p.roundTrips(b, "echo", noMatchRun, `"event":"PreToolUse"`)
 }
