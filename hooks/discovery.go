@@ -144,6 +144,9 @@ type DiscoveryRun struct {
 	Hooks []*Hook
 	Warns []Warning
 	Fatal []error
+	// LeftOut are the sources the profile's own discovery leaves out
+	// (disabled plugins); Discovery.LeftOut starts with them.
+	LeftOut []LeftOut
 	// req is what the managed requirements say; sessionState is the
 	// "state" member of the session hooks.
 	req          requirements

@@ -58,8 +58,10 @@ type Discovery struct {
 	Settings map[string]string
 	// Project says whether the project is trusted and who decided (nil
 	// without a project layer); LeftOut lists sources that exist but whose
-	// hooks do not run (untrusted project, managed-only, hooks turned off).
-	// The engine fills both after the profile's Discover.
+	// hooks do not run (untrusted project, a disabled plugin, managed-only,
+	// hooks turned off). The engine fills Project after the profile's
+	// Discover, and adds to the LeftOut it gives (its disabled plugins)
+	// those of the project and of the policies.
 	Project *ProjectStatus
 	LeftOut []LeftOut
 }

@@ -211,7 +211,9 @@ func (p *Profile) discover(opts DiscoverOptions) *Discovery {
 	}
 	r.Warnings = append(warns, r.Warnings...)
 	r.Project = project
-	r.LeftOut = append(leftOutProject(p, opts, project), leftOutByPolicy(r.Hooks, r.Warnings)...)
+	// The profile's own (disabled plugins) come between the project's and
+	// the policies'.
+	r.LeftOut = append(append(leftOutProject(p, opts, project), r.LeftOut...), leftOutByPolicy(r.Hooks, r.Warnings)...)
 	return r
 }
 

@@ -74,10 +74,22 @@ type LeftOut struct {
 	// changes it.
 	Message string `json:"message"`
 	Fix     string `json:"fix"`
+	// Plugin is the id of the plugin or extension left out, when the
+	// source is one (Path is then its folder).
+	Plugin string `json:"plugin,omitempty"`
+	// UserChoice is true when the user's own switch left the source out
+	// (a plugin the user disabled): reported, but nothing the user asked
+	// to run is lost.
+	UserChoice bool `json:"userChoice,omitempty"`
 }
 
 // Left-out reasons beyond the hook policies.
-const ReasonUntrustedProject = "untrustedProject"
+const (
+	ReasonUntrustedProject = "untrustedProject"
+	// ReasonPluginDisabled: an installed plugin or extension is switched
+	// off in the host's own settings, so none of its hooks load.
+	ReasonPluginDisabled = "pluginDisabled"
+)
 
 // ProjectFolder is the one gate on a project's content: the folder of the
 // project layer (<root>/<ProjectDir>) when the project is trusted, else "".

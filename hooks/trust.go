@@ -152,7 +152,7 @@ func (d *DiscoveryRun) Finish(p *Profile, opts DiscoverOptions) *Discovery {
 			h.Trust, h.TrustedHash = TrustModified, *st.TrustedHash
 		}
 	}
-	return &Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
+	return &Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, LeftOut: d.LeftOut}
 }
 
 // ReadConfigQuiet decodes a config.toml. Problems reading or parsing it are

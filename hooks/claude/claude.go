@@ -167,10 +167,13 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 		hooks, warns := hooks.ParseHooksValue(p, opts.SessionHooks, hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session")
 		d.Add(hooks, warns)
 	}
-	enabled, forced := claudeEnabledPlugins(files)
+	enabled, forced, by := claudeEnabledPlugins(files)
 	if home != "" {
-		extra, warns := installedPlugins(home, opts.ProjectRoot, enabled, opts.Plugins)
+		extra, off, warns := installedPlugins(home, opts.ProjectRoot, enabled, opts.Plugins)
 		d.Warns = append(d.Warns, warns...)
+		for _, c := range off {
+			d.LeftOut = append(d.LeftOut, disabledPlugin(c, by[c.Name+"@"+c.Marketplace]))
+		}
 		opts.Plugins = append(append([]hooks.PluginConfig(nil), opts.Plugins...), extra...)
 	}
 	d.claudePlugins(p, opts, enabled)
@@ -179,7 +182,28 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 		h.Order = i
 	}
 	d.claudeFinish(p, opts, files, forced)
-	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, Settings: httpSettings(files)}
+	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, Settings: httpSettings(files), LeftOut: d.LeftOut}
+}
+
+// disabledPlugin says that an installed plugin's hooks are left out because
+// the settings file f turned it off (enabledPlugins: false), and how Claude
+// Code turns it on again in the same scope: `claude plugin enable`. The
+// user's own settings (user and local scope) are the user's choice.
+func disabledPlugin(c hooks.PluginConfig, f claudeSettings) hooks.LeftOut {
+	id := c.Name + "@" + c.Marketplace
+	lo := hooks.LeftOut{Path: c.Root, Plugin: id, Reason: hooks.ReasonPluginDisabled,
+		Message: fmt.Sprintf("plugin %s is disabled in %s (enabledPlugins: %q is false): none of its hooks load", id, f.path, id)}
+	switch f.layer {
+	case hooks.LayerManaged:
+		lo.Fix = fmt.Sprintf("managed settings disable it (%s): only their administrator can enable it", f.path)
+	case hooks.LayerCLI:
+		lo.Fix = fmt.Sprintf("drop --settings %s, or set enabledPlugins %q to true in it", f.path, id)
+	default:
+		scope := map[string]string{hooks.LayerUser: "user", hooks.LayerProject: "project", LayerLocal: "local"}[f.layer]
+		lo.Fix = "claude plugin enable --scope " + scope + " " + id
+		lo.UserChoice = f.layer == hooks.LayerUser || f.layer == LayerLocal
+	}
+	return lo
 }
 
 // discovery is the engine's discovery run with this host's own steps.
@@ -259,27 +283,23 @@ func stringList(w *hooks.Walker, top hooks.Site, root gjson.Result, name, path s
 // claudeEnabledPlugins merges enabledPlugins over the settings files: a
 // later (more specific) file wins, except that managed settings decide over
 // all. forced lists the plugins managed settings enable, which
-// allowManagedHooksOnly lets run.
-func claudeEnabledPlugins(files []claudeSettings) (enabled map[string]bool, forced map[string]bool) {
-	enabled, forced = map[string]bool{}, map[string]bool{}
-	for _, f := range files {
-		if f.layer == hooks.LayerManaged {
-			continue
-		}
-		for id, on := range f.plugins {
-			enabled[id] = on
-		}
-	}
-	for _, f := range files {
-		if f.layer != hooks.LayerManaged {
-			continue
-		}
-		for id, on := range f.plugins {
-			enabled[id] = on
-			forced[id] = on
+// allowManagedHooksOnly lets run; by is the file whose word decided each.
+func claudeEnabledPlugins(files []claudeSettings) (enabled, forced map[string]bool, by map[string]claudeSettings) {
+	enabled, forced, by = map[string]bool{}, map[string]bool{}, map[string]claudeSettings{}
+	for _, managed := range []bool{false, true} {
+		for _, f := range files {
+			if (f.layer == hooks.LayerManaged) != managed {
+				continue
+			}
+			for id, on := range f.plugins {
+				enabled[id], by[id] = on, f
+				if managed {
+					forced[id] = on
+				}
+			}
 		}
 	}
-	return enabled, forced
+	return enabled, forced, by
 }
 
 // claudePlugins adds the hooks of every plugin the host names or scans,

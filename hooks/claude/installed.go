@@ -43,23 +43,24 @@ type knownMarketplace struct {
 }
 
 // installedPlugins returns the enabled, installed plugins the host has not
-// named, and a warning per file it could not read.
-func installedPlugins(home, project string, enabled map[string]bool, named []hooks.PluginConfig) ([]hooks.PluginConfig, []hooks.Warning) {
+// named, those the settings disable (enabledPlugins false: off), and a
+// warning per file it could not read.
+func installedPlugins(home, project string, enabled map[string]bool, named []hooks.PluginConfig) (out, off []hooks.PluginConfig, _ []hooks.Warning) {
 	dir := filepath.Join(home, "plugins")
 	path := filepath.Join(dir, "installed_plugins.json")
 	data, err := hooks.ReadConfigFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return nil, []hooks.Warning{{Source: path, Message: fmt.Sprintf("cannot read installed plugins %s: %v", path, err)}}
+		return nil, nil, []hooks.Warning{{Source: path, Message: fmt.Sprintf("cannot read installed plugins %s: %v", path, err)}}
 	}
 	var f installedFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, []hooks.Warning{{Source: path, Message: fmt.Sprintf("ignoring installed plugins %s: %v", path, err)}}
+		return nil, nil, []hooks.Warning{{Source: path, Message: fmt.Sprintf("ignoring installed plugins %s: %v", path, err)}}
 	}
 	if f.Version != 2 {
-		return nil, []hooks.Warning{{Source: path, Message: fmt.Sprintf("ignoring installed plugins %s: version %d, hookd reads version 2", path, f.Version)}}
+		return nil, nil, []hooks.Warning{{Source: path, Message: fmt.Sprintf("ignoring installed plugins %s: version %d, hookd reads version 2", path, f.Version)}}
 	}
 	var markets map[string]knownMarketplace
 	if b, err := hooks.ReadConfigFile(filepath.Join(dir, "known_marketplaces.json")); err == nil {
@@ -70,10 +71,10 @@ func installedPlugins(home, project string, enabled map[string]bool, named []hoo
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	var out []hooks.PluginConfig
 	for _, id := range ids {
 		name, market, ok := strings.Cut(id, "@")
-		if !ok || !enabled[id] || namedPlugin(named, name, market) {
+		on, said := enabled[id]
+		if !ok || !said || namedPlugin(named, name, market) {
 			continue
 		}
 		for _, e := range f.Plugins[id] {
@@ -86,11 +87,15 @@ func installedPlugins(home, project string, enabled map[string]bool, named []hoo
 					root = src
 				}
 			}
-			out = append(out, hooks.PluginConfig{Root: root, Name: name, Marketplace: market})
+			if on {
+				out = append(out, hooks.PluginConfig{Root: root, Name: name, Marketplace: market})
+			} else {
+				off = append(off, hooks.PluginConfig{Root: root, Name: name, Marketplace: market})
+			}
 			break
 		}
 	}
-	return out, nil
+	return out, off, nil
 }
 
 // directoryPluginRoot finds a plugin's folder in a directory marketplace:

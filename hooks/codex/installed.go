@@ -26,19 +26,22 @@ import (
 func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	home := hooks.ResolveHome(p, opts.Home)
 	var warns []hooks.Warning
+	var off []hooks.LeftOut
 	if home != "" {
 		var extra []hooks.PluginConfig
-		extra, warns = installedPlugins(home, opts.Plugins)
+		extra, off, warns = installedPlugins(home, opts.Plugins)
 		opts.Plugins = append(append([]hooks.PluginConfig(nil), opts.Plugins...), extra...)
 	}
 	d := hooks.DiscoverAll(p, opts)
 	d.Warnings = append(d.Warnings, warns...)
+	d.LeftOut = append(d.LeftOut, off...)
 	return d
 }
 
 // installedPlugins lists the plugins config.toml enables that are installed
-// in the cache and not already named by the host.
-func installedPlugins(home string, named []hooks.PluginConfig) ([]hooks.PluginConfig, []hooks.Warning) {
+// in the cache and not already named by the host, and the installed ones it
+// disables (enabled = false), which are left out.
+func installedPlugins(home string, named []hooks.PluginConfig) ([]hooks.PluginConfig, []hooks.LeftOut, []hooks.Warning) {
 	cfgPath := filepath.Join(home, "config.toml")
 	table, _ := hooks.ReadConfigQuiet(cfgPath)["plugins"].(map[string]any)
 	ids := make([]string, 0, len(table))
@@ -48,13 +51,24 @@ func installedPlugins(home string, named []hooks.PluginConfig) ([]hooks.PluginCo
 	sort.Strings(ids)
 	cache := filepath.Join(home, "plugins", "cache")
 	var out []hooks.PluginConfig
+	var off []hooks.LeftOut
 	var warns []hooks.Warning
 	for _, id := range ids {
 		entry, _ := table[id].(map[string]any)
-		if on, _ := entry["enabled"].(bool); !on {
+		on, said := entry["enabled"].(bool)
+		name, market, ok := strings.Cut(id, "@")
+		if said && !on && ok && name != "" && market != "" && !namedAlready(named, name, market) {
+			// Switched off by the user: say so, with the edit that
+			// turns it on (Codex has no command for it).
+			if root := plugins.InstalledRoot(cache, market, name); root != "" {
+				off = append(off, hooks.LeftOut{Path: root, Plugin: id, Reason: hooks.ReasonPluginDisabled, UserChoice: true,
+					Message: fmt.Sprintf("plugin %s is disabled in %s ([plugins.%q] enabled = false): none of its hooks load", id, cfgPath, id),
+					Fix:     fmt.Sprintf("set enabled = true under [plugins.%q] in %s", id, cfgPath)})
+			}
+		}
+		if !on {
 			continue
 		}
-		name, market, ok := strings.Cut(id, "@")
 		if !ok || name == "" || market == "" {
 			warns = append(warns, hooks.Warning{Source: cfgPath, Message: fmt.Sprintf("ignoring [plugins.%q]: expected <plugin>@<marketplace>", id)})
 			continue
@@ -69,7 +83,7 @@ func installedPlugins(home string, named []hooks.PluginConfig) ([]hooks.PluginCo
 		}
 		out = append(out, hooks.PluginConfig{Root: root, Name: name, Marketplace: market})
 	}
-	return out, warns
+	return out, off, warns
 }
 
 func namedAlready(named []hooks.PluginConfig, name, market string) bool {

@@ -109,7 +109,8 @@ type discovery struct {
 func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	d := &discovery{p: p, root: opts.ProjectRoot}
 	opts.SessionHooks = d.SplitSessionState(opts.SessionHooks)
-	if home := hooks.ResolveHome(p, opts.Home); home != "" {
+	home := hooks.ResolveHome(p, opts.Home)
+	if home != "" {
 		d.folder(filepath.Join(home, "hooks"), hooks.LayerUser, nil)
 		d.settings(filepath.Join(home, "settings.json"), hooks.LayerUser)
 	}
@@ -124,7 +125,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	if len(opts.SessionHooks) > 0 {
 		d.value(gjson.ParseBytes(opts.SessionHooks), hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session", nil)
 	}
-	d.plugins(opts)
+	d.plugins(opts, home)
 	for i, h := range d.Hooks {
 		h.Order = i
 		h.Enabled = true
@@ -141,7 +142,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	if d.offFile != "" && len(d.Hooks) > 0 {
 		d.Warns = append(d.Warns, hooks.Warning{Source: d.offFile, Message: fmt.Sprintf("hooks are turned off by disableAllHooks: true in %s", d.offFile)})
 	}
-	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
+	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, LeftOut: d.LeftOut}
 }
 
 // settings reads the inline "hooks" (the same {event: [...]} object as a
@@ -408,14 +409,19 @@ func (d *discovery) commandOf(h gjson.Result, where, path string) (string, bool)
 }
 
 // plugins adds each plugin's hooks.json (at its root or in hooks/), with
-// CLAUDE_PLUGIN_ROOT, COPILOT_PLUGIN_ROOT and PLUGIN_ROOT set to its folder.
-func (d *discovery) plugins(opts hooks.DiscoverOptions) {
+// CLAUDE_PLUGIN_ROOT, COPILOT_PLUGIN_ROOT and PLUGIN_ROOT set to its folder:
+// those the host names, then those installed in the user folder
+// (installedPlugins), then those of opts.PluginDirs.
+func (d *discovery) plugins(opts hooks.DiscoverOptions, home string) {
 	var roots []string
 	for _, pl := range opts.Plugins {
 		if pl.Enabled == nil || *pl.Enabled {
 			roots = append(roots, pl.Root)
 		}
 	}
+	on, off := installedPlugins(home)
+	roots = append(roots, on...)
+	d.LeftOut = append(d.LeftOut, off...)
 	for _, dir := range opts.PluginDirs {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
@@ -434,6 +440,51 @@ func (d *discovery) plugins(opts hooks.DiscoverOptions) {
 			}
 		}
 	}
+}
+
+// installedPlugins reads Copilot CLI's record of the plugins `copilot plugin
+// install` put in the user folder, <home>/config.json (JSON after a few
+// whole-line // comments):
+//
+//	{"installedPlugins": [{"name": "guard", "marketplace": "", "cache_path": "<home>/installed-plugins/_direct/guard", "enabled": true}]}
+//
+// It returns the folders of the enabled ones and, for each one `copilot
+// plugin disable` switched off, the source left out, with the command that
+// switches it on.
+func installedPlugins(home string) (on []string, off []hooks.LeftOut) {
+	if home == "" {
+		return nil, nil
+	}
+	path := filepath.Join(home, "config.json")
+	data, err := hooks.ReadConfigFile(path)
+	if err != nil {
+		return nil, nil
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "//") {
+			lines[i] = ""
+		}
+	}
+	gjson.Get(strings.Join(lines, "\n"), "installedPlugins").ForEach(func(_, e gjson.Result) bool {
+		root, name := e.Get("cache_path").Str, e.Get("name").Str
+		if root == "" || name == "" || !filepath.IsAbs(root) {
+			return true
+		}
+		if e.Get("enabled").Type != gjson.False {
+			on = append(on, root)
+			return true
+		}
+		id := name
+		if m := e.Get("marketplace").Str; m != "" {
+			id += "@" + m
+		}
+		off = append(off, hooks.LeftOut{Path: root, Plugin: id, Reason: hooks.ReasonPluginDisabled, UserChoice: true,
+			Message: fmt.Sprintf("plugin %s is disabled in %s (\"enabled\": false): none of its hooks load", id, path),
+			Fix:     "copilot plugin enable " + id})
+		return true
+	})
+	return on, off
 }
 
 // copilotVersion is the Copilot CLI the profile follows, which hooks see

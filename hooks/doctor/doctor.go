@@ -81,17 +81,21 @@ type Host struct {
 	Problems []Problem `json:"problems,omitempty"`
 	Sources  []Source  `json:"sources"`
 	// Hooks counts the hooks found, Run those that will run, NotRun those
-	// that will not; LeftOut counts the sources not read.
+	// that will not; LeftOut counts the sources not read, and Off those of
+	// them the user switched off (a plugin the user disabled).
 	Hooks   int    `json:"hooks"`
 	Run     int    `json:"run"`
 	NotRun  int    `json:"notRun"`
 	LeftOut int    `json:"leftOut"`
+	Off     int    `json:"off"`
 	Summary string `json:"summary"`
 }
 
 // Failing is true when a hook someone configured for this host will not
-// run, or a hooks file of it is not read.
-func (h Host) Failing() bool { return h.NotRun > 0 || h.LeftOut > 0 }
+// run, or a hooks file of it is not read. A source the user switched off
+// (a plugin disabled in the user's own settings) is reported but is not a
+// failure: nothing the user asked to run is lost.
+func (h Host) Failing() bool { return h.NotRun > 0 || h.LeftOut > h.Off }
 
 // Source is one hooks file (or plugin) the host reads or leaves out.
 type Source struct {
@@ -100,12 +104,14 @@ type Source struct {
 	Plugin string `json:"plugin,omitempty"`
 	Read   bool   `json:"read"`
 	// Reason, Message and Fix say why a source is left out and what
-	// changes it (hooks.LeftOut).
+	// changes it (hooks.LeftOut); UserChoice, that the user's own switch
+	// left it out.
 	Reason   string    `json:"reason,omitempty"`
 	Message  string    `json:"message,omitempty"`
-	Fix      string    `json:"fix,omitempty"`
-	Problems []Problem `json:"problems,omitempty"`
-	Hooks    []Hook    `json:"hooks,omitempty"`
+	Fix        string    `json:"fix,omitempty"`
+	UserChoice bool      `json:"userChoice,omitempty"`
+	Problems   []Problem `json:"problems,omitempty"`
+	Hooks      []Hook    `json:"hooks,omitempty"`
 }
 
 // Hook is one hook's verdict.
@@ -256,16 +262,23 @@ func examine(h *Host, p *hooks.Profile, cwd, repeat string, found onPath) {
 		duplicates(h, p, list)
 	}
 	for _, lo := range leftOut {
-		s := source(lo.Path, "", "")
+		layer := ""
+		if lo.Plugin != "" {
+			layer = hooks.LayerPlugin
+		}
+		s := source(lo.Path, layer, lo.Plugin)
 		if len(s.Hooks) == 0 {
 			s.Read = false
 		}
-		s.Reason, s.Message, s.Fix = lo.Reason, lo.Message, lo.Fix
+		s.Reason, s.Message, s.Fix, s.UserChoice = lo.Reason, lo.Message, lo.Fix, lo.UserChoice
 	}
 	attach(h, p, diags)
 	for _, s := range h.Sources {
 		if !s.Read {
 			h.LeftOut++
+			if s.UserChoice {
+				h.Off++
+			}
 		}
 		for _, k := range s.Hooks {
 			h.Hooks++
@@ -725,6 +738,9 @@ func summary(h Host) string {
 	}
 	if h.LeftOut > 0 {
 		s += fmt.Sprintf("; %d source(s) not read", h.LeftOut)
+		if h.Off > 0 {
+			s += fmt.Sprintf(" (%d switched off by the user)", h.Off)
+		}
 	}
 	if len(h.Problems) > 0 {
 		s += fmt.Sprintf("; %d problem(s)", len(h.Problems))

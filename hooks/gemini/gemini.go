@@ -155,7 +155,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 		h.Order = i
 	}
 	d.finish(files)
-	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal}
+	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, LeftOut: d.LeftOut}
 }
 
 // userFolder is the user's .gemini folder: home when given, else under
@@ -237,6 +237,7 @@ func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, hom
 		return ""
 	})
 	workspace := opts.ProjectRoot
+	off := hooks.NewExtensionSwitch(home, opts, "gemini")
 	for _, root := range roots {
 		root = hooks.AbsClean(root)
 		name := filepath.Base(root)
@@ -244,6 +245,10 @@ func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, hom
 			if n := gjson.GetBytes(m, "name").Str; n != "" {
 				name = n
 			}
+		}
+		if lo, ok := off.Disabled(name, root, off.Rules[name]); ok {
+			d.LeftOut = append(d.LeftOut, lo)
+			continue
 		}
 		path := filepath.Join(root, "hooks", "hooks.json")
 		data, ok := d.Read(path)

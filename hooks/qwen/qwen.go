@@ -135,7 +135,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 		d.Warns = append(d.Warns, hooks.Warning{Source: off.path, Message: fmt.Sprintf(
 			"hooks are turned off by disableAllHooks: true in %s", off.path)})
 	}
-	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, Settings: httpSettings(files)}
+	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, Settings: httpSettings(files), LeftOut: d.LeftOut}
 }
 
 // settings reads one settings file's hooks and disableAllHooks. Other keys
@@ -182,6 +182,7 @@ func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, hom
 		}
 		return ""
 	})
+	act := newActivation(home, opts)
 	for _, root := range roots {
 		root = hooks.AbsClean(root)
 		manifest := filepath.Join(root, extensionFile)
@@ -191,6 +192,10 @@ func (d *discovery) extensions(p *hooks.Profile, opts hooks.DiscoverOptions, hom
 		if m, ok := d.Read(manifest); ok {
 			if n := gjson.GetBytes(m, "name").Str; n != "" {
 				name = n
+			}
+			if lo, off := act.disabled(name, root); off {
+				d.LeftOut = append(d.LeftOut, lo)
+				continue
 			}
 			switch h := gjson.GetBytes(m, "hooks"); {
 			case h.IsObject():

@@ -38,7 +38,8 @@ timeout in the wrong unit). Ends with one line per host.
 
 Reads only: no host's configuration, review record or trust list changes, and
 no hook runs. Exit 1 when a hook someone configured will not run, or a hooks
-file is not read.`,
+file is not read (a plugin the user disabled in their own settings is listed,
+and is not a failure).`,
 		Example: `  hookd doctor
   hookd doctor --cwd ~/src/app --host codex --host claude
   hookd doctor --json`,
@@ -150,7 +151,11 @@ func printDoctor(out io.Writer, r *doctor.Report) {
 				what = "plugin " + s.Plugin
 			}
 			if !s.Read {
-				fmt.Fprintf(w, "   not read  %s: %s\n", relPath(s.Path), s.Message)
+				if s.Plugin != "" {
+					fmt.Fprintf(w, "   not read  %s (plugin %s): %s\n", relPath(s.Path), s.Plugin, s.Message)
+				} else {
+					fmt.Fprintf(w, "   not read  %s: %s\n", relPath(s.Path), s.Message)
+				}
 				if s.Fix != "" {
 					fmt.Fprintf(w, "             fix: %s\n", s.Fix)
 				}
