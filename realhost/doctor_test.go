@@ -243,3 +243,105 @@ func TestClaude_DoctorUntrustedProject(t *testing.T) {
 	host = interactive(1)
 	record(t, "claude", "doctor", "project's SessionStart hook runs (interactive): after doctor's trust command", host, says(projectSource(doctorReport(t, env, work, "claude"))))
 }
+
+// doctorPlugin is the source doctor reports for plugin id (read or left
+// out).
+func doctorPlugin(r gjson.Result, id string) gjson.Result {
+	for _, s := range r.Get("hosts.0.sources").Array() {
+		if s.Get("plugin").Str == id {
+			return s
+		}
+	}
+	return gjson.Result{}
+}
+
+// pluginVerdict is doctor's word on the hook of recorder name that plugin
+// id holds: left out with the plugin, or the hook's own verdict.
+func pluginVerdict(rep gjson.Result, id, name string) (verdict, reason string) {
+	if s := doctorPlugin(rep, id); s.Exists() && !s.Get("read").Bool() {
+		return "no", s.Get("reason").Str
+	}
+	return doctorSays(doctorHook(rep, name))
+}
+
+// TestCodex_DoctorDisabledPlugin: an installed plugin that config.toml
+// disables. Codex runs none of its hooks; doctor leaves the plugin out and
+// gives the edit. After the edit the hook awaits review in both; after
+// doctor's next fix (hookd trust) Codex runs it.
+func TestCodex_DoctorDisabledPlugin(t *testing.T) {
+	rec := rh.NewRecorder(t)
+	r := newCodex(t, hooksOf(), say("one"), say("two"), say("three"))
+	root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
+	rh.WriteFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
+	rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), mustJSON(map[string]any{"hooks": hooksOf("UserPromptSubmit", []any{group("-", rec.Cmd("plug", "", 0))})}))
+	cfgPath := filepath.Join(r.home, "config.toml")
+	cfg, _ := os.ReadFile(cfgPath)
+	rh.WriteFile(t, cfgPath, string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = false\n")
+	env := append(baseEnv(r.home), "CODEX_HOME="+r.home)
+	seen := 0
+	check := func(when string) gjson.Result {
+		codexExecReviewed(t, r)
+		rep := doctorReport(t, env, r.work, "codex")
+		d, why := pluginVerdict(rep, "guard@mkt", "plug")
+		record(t, "codex", "doctor", fmt.Sprintf("installed plugin's hook runs (%s%s)", when, because(why)), yesNo(len(rec.Calls("plug")) > seen), d)
+		seen = len(rec.Calls("plug"))
+		return rep
+	}
+	rep := check("plugin disabled in config.toml")
+	fix := doctorPlugin(rep, "guard@mkt").Get("fix").Str
+	if want := `set enabled = true under [plugins."guard@mkt"] in ` + cfgPath; fix != want {
+		t.Fatalf("doctor's fix for the disabled plugin: %q, want %q", fix, want)
+	}
+	now, _ := os.ReadFile(cfgPath)
+	rh.WriteFile(t, cfgPath, strings.Replace(string(now), "[plugins.\"guard@mkt\"]\nenabled = false", "[plugins.\"guard@mkt\"]\nenabled = true", 1))
+	rep = check("after doctor's edit: enabled, not reviewed")
+	runFix(t, env, r.work, doctorHook(rep, "plug").Get("fix").Str)
+	check("after doctor's hookd trust")
+}
+
+// TestClaude_DoctorDisabledPlugin: an installed plugin that the user's
+// settings disable (enabledPlugins false). Claude Code runs none of its
+// hooks; doctor leaves the plugin out, and after the command doctor gives
+// (Claude Code's own `claude plugin enable`) Claude Code runs it.
+func TestClaude_DoctorDisabledPlugin(t *testing.T) {
+	rec := rh.NewRecorder(t)
+	r := newClaude(t, rec, map[string]any{"enabledPlugins": map[string]bool{"guard@mkt": false}}, say("one"), say("two"))
+	src := filepath.Join(t.TempDir(), "mkt")
+	rh.WriteFile(t, filepath.Join(src, ".claude-plugin", "marketplace.json"),
+		`{"name":"mkt","owner":{"name":"realhost"},"plugins":[{"name":"guard","source":"./guard","version":"1.0.0"}]}`)
+	hooks := mustJSON(map[string]any{"hooks": hooksOf("UserPromptSubmit", []any{group("-", rec.Cmd("plug", "", 0))})})
+	plugins := filepath.Join(r.home, ".claude", "plugins")
+	cache := filepath.Join(plugins, "cache", "mkt", "guard", "1.0.0")
+	for _, root := range []string{filepath.Join(src, "guard"), cache} {
+		rh.WriteFile(t, filepath.Join(root, ".claude-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
+		rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), hooks)
+	}
+	rh.WriteFile(t, filepath.Join(plugins, "known_marketplaces.json"), `{"mkt":{"source":{"source":"directory","path":"`+src+`"},"installLocation":"`+src+`","lastUpdated":"2026-12-01T00:00:00.000Z"}}`)
+	rh.WriteFile(t, filepath.Join(plugins, "installed_plugins.json"), `{"version":2,"plugins":{"guard@mkt":[{"scope":"user","installPath":"`+cache+`","version":"1.0.0","installedAt":"2026-12-01T00:00:00.000Z","lastUpdated":"2026-12-01T00:00:00.000Z"}]}}`)
+	env := baseEnv(r.home)
+	seen := 0
+	check := func(when string) gjson.Result {
+		r.exec(t, "hello")
+		rep := doctorReport(t, env, r.work, "claude")
+		d, why := pluginVerdict(rep, "guard@mkt", "plug")
+		record(t, "claude", "doctor", fmt.Sprintf("installed plugin's UserPromptSubmit hook runs (%s%s)", when, because(why)), yesNo(len(rec.Calls("plug")) > seen), d)
+		seen = len(rec.Calls("plug"))
+		return rep
+	}
+	rep := check("enabledPlugins false in the user's settings")
+	fix := doctorPlugin(rep, "guard@mkt").Get("fix").Str
+	if fix != "claude plugin enable --scope user guard@mkt" {
+		t.Fatalf("doctor's fix for the disabled plugin: %q", fix)
+	}
+	bin, err := hostBinary("@anthropic-ai/claude-code", claudeVersion, "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
+	out, errOut, err := rh.Run(ctx, r.work, r.hostEnv(), "", bin, strings.Fields(fix)[1:]...)
+	cancel()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s%s", fix, err, out, errOut)
+	}
+	check("after doctor's claude plugin enable")
+}
