@@ -252,7 +252,14 @@ type HookInfo struct {
 	Coverage string `json:"coverage,omitempty"`
 	// Scope is the agent or skill a scoped hook belongs to (scope.go).
 	Scope *ScopeInfo `json:"scope,omitempty"`
+	// matcher is the hook's matcher as the host applies it.
+	matcher Matcher
 }
+
+// CompiledMatcher is the hook's matcher as its host applies it (nil when
+// the hook has none): a profile may compile a group's matcher by the form
+// of its file (Copilot CLI's camelCase and PascalCase hooks).
+func (i HookInfo) CompiledMatcher() Matcher { return i.matcher }
 
 // Warnings are the discovery warnings of the hooks loaded (never nil):
 // what List gives with them, without listing, and so without hashing,
@@ -276,7 +283,7 @@ func (e *Engine) List(event string) ([]HookInfo, []Warning) {
 		}
 		info := HookInfo{Key: h.Key, Event: h.Event, Source: h.Source, Handler: h.Handler,
 			Hash: h.Hash(), Trust: h.Trust, Enabled: h.Enabled, Runnable: e.skipReason(h) == "",
-			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h), Scope: e.scopeInfo(h)}
+			TrustedHash: h.TrustedHash, SkipReason: e.skipReason(h), Scope: e.scopeInfo(h), matcher: h.CompiledMatcher()}
 		if h.HasMatcher {
 			m := h.Matcher
 			info.Matcher = &m

@@ -28,8 +28,8 @@ type Profile struct {
 	// ProjectDir is the folder under a trusted project root (".codex").
 	ProjectDir string
 	// ProjectFiles names the files in ProjectDir that can hold hooks, as
-	// reported when an untrusted project's hooks are left out. Nil:
-	// hooks.json and config.toml.
+	// reported when an untrusted project's hooks are left out; a name may
+	// be a pattern ("*.json"). Nil: hooks.json and config.toml.
 	ProjectFiles []string
 	// BareHooksFiles names the hooks files whose whole object is the map of
 	// events, with no "hooks" key (Droid's hooks.json), for hookd check.

@@ -203,8 +203,18 @@ func leftOutProject(p *Profile, opts DiscoverOptions, st *ProjectStatus) []LeftO
 		why = "the host said the project is not trusted"
 	}
 	var out []LeftOut
+	var paths []string
 	for _, n := range names {
-		path := filepath.Join(dir, n)
+		if strings.ContainsAny(n, "*?[") {
+			// A pattern (Copilot CLI's *.json): only names are listed.
+			m, _ := filepath.Glob(filepath.Join(dir, n))
+			sort.Strings(m)
+			paths = append(paths, m...)
+			continue
+		}
+		paths = append(paths, filepath.Join(dir, n))
+	}
+	for _, path := range paths {
 		if fi, err := os.Lstat(path); err != nil || fi.IsDir() {
 			continue
 		}

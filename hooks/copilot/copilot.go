@@ -25,9 +25,13 @@ var Profile = &hooks.Profile{
 	ProjectDir: filepath.Join(".github", "hooks"),
 	Events:     copilotEventRules(),
 	ToolNames:  toolNames,
+	Tools:      copilotTools,
 	// Repository hooks load only in a trusted folder (project.trusted,
-	// --trust-project; the CLI's --trust-folder); nothing else is reviewed.
+	// --trust-project; the CLI's --trust-folder, else its record in
+	// config.json: project_trust.go); nothing else is reviewed.
 	Trust:        false,
+	ProjectTrust: projectTrust{},
+	ProjectFiles: []string{"*.json"},
 	NoEnablement: true,
 	// One after another in file order; a deny ends the run (the CLI does
 	// not start the next preToolUse hook after one denied).
@@ -58,6 +62,13 @@ var claudeNames = map[string]string{
 	"bash": "Bash", "powershell": "PowerShell", "view": "Read", "create": "Write", "edit": "Edit",
 	"glob": "Glob", "grep": "Grep", "web_fetch": "WebFetch", "task": "Task",
 }
+
+// copilotTools are Copilot CLI's own tool names, which a camelCase hook's
+// matcher is tested against (a PascalCase hook's also takes the Claude Code
+// name, toolNames); doctor tries a matcher on each.
+var copilotTools = []string{"bash", "write_bash", "read_bash", "stop_bash", "list_bash", "powershell",
+	"view", "create", "edit", "glob", "grep", "web_fetch", "task", "skill", "report_intent",
+	"update_todo", "ask_user", "fetch_copilot_cli_documentation"}
 
 func toolNames(name string) []string {
 	if c, ok := claudeNames[name]; ok {

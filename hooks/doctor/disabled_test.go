@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookd/hookd/hooks"
 	_ "github.com/hookd/hookd/hooks/copilot"
 	"github.com/hookd/hookd/hooks/doctor"
 	_ "github.com/hookd/hookd/hooks/qwen"
@@ -248,5 +249,113 @@ func TestDisabledCopilotPlugin(t *testing.T) {
 	s := leftOutPlugin(t, h, "guard")
 	if s.Path != root || !strings.Contains(s.Message, filepath.Join(folder, "config.json")) || s.Fix != "copilot plugin enable guard" || h.Failing() || hasCommand(h, "echo guard") {
 		t.Errorf("disabled copilot plugin: %+v", s)
+	}
+}
+
+// An event another host has is named by the one this host has at the same
+// point, whatever its case (Copilot CLI's camelCase).
+func TestNearestEventAcrossHosts(t *testing.T) {
+	home, app := bare(t)
+	write(t, filepath.Join(home, ".copilot", "hooks", "user.json"), `{"version":1,"hooks":{"BeforeTool":[{"type":"command","bash":"echo x"}]}}`, 0o644)
+	write(t, filepath.Join(home, ".qwen", "settings.json"), `{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"echo x"}]}]}}`, 0o644)
+	for host, want := range map[string]string{"copilot": "the nearest it has is preToolUse", "qwen": "the nearest it has is PreToolUse"} {
+		h := only(t, app, host)
+		found := false
+		for _, s := range h.Sources {
+			found = found || strings.Contains(s.Message, want)
+			for _, p := range s.Problems {
+				found = found || strings.Contains(p.Message, want)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no %q in %+v", host, want, h.Sources)
+		}
+	}
+}
+
+// Qwen Code with folder trust turned on, and Copilot CLI: a project's hooks
+// are read only in a folder the host's record trusts; the fix is hookd
+// trust --project, which writes that record.
+func TestProjectTrustQwenCopilot(t *testing.T) {
+	home, app := bare(t)
+	write(t, filepath.Join(home, ".qwen", "settings.json"), `{"security": {"folderTrust": {"enabled": true}}}`, 0o644)
+	write(t, filepath.Join(app, ".qwen", "settings.json"), `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"echo qwen"}]}]}}`, 0o644)
+	write(t, filepath.Join(app, ".github", "hooks", "repo.json"), `{"version":1,"hooks":{"userPromptSubmitted":[{"type":"command","bash":"echo copilot"}]}}`, 0o644)
+	write(t, filepath.Join(home, ".copilot", "config.json"), "// managed by the CLI\n{\"firstLaunchAt\": \"2026-12-01T00:00:00.000Z\"}\n", 0o644)
+	for _, c := range []struct{ host, cmd, file string }{
+		{"qwen", "echo qwen", filepath.Join(app, ".qwen", "settings.json")},
+		{"copilot", "echo copilot", filepath.Join(app, ".github", "hooks", "repo.json")},
+	} {
+		h := only(t, app, c.host)
+		var left *doctor.Source
+		for i, s := range h.Sources {
+			if s.Path == c.file && !s.Read {
+				left = &h.Sources[i]
+			}
+		}
+		if left == nil || left.Reason != "untrustedProject" || left.Fix != "hookd trust --project --profile "+c.host+" "+app || hasCommand(h, c.cmd) || !h.Failing() {
+			t.Errorf("%s, folder not trusted: %+v", c.host, h.Sources)
+			continue
+		}
+		p, _ := hooks.LookupProfile(c.host)
+		if _, err := p.ProjectTrust.Set(doctor.UserFolder(p), app, true); err != nil {
+			t.Fatal(err)
+		}
+		if h := only(t, app, c.host); !hasCommand(h, c.cmd) || h.Project == nil || !h.Project.Trusted {
+			t.Errorf("%s, after trusting the folder: %+v", c.host, h)
+		}
+	}
+	// Qwen Code's record as it writes it; a refusal deeper down wins.
+	data, err := os.ReadFile(filepath.Join(home, ".qwen", "trustedFolders.json"))
+	if err != nil || !strings.Contains(string(data), `"`+app+`":"TRUST_FOLDER"`) {
+		t.Fatalf("trustedFolders.json: %s %v", data, err)
+	}
+	write(t, filepath.Join(home, ".qwen", "trustedFolders.json"), `{"`+filepath.Dir(app)+`": "TRUST_FOLDER", "`+app+`": "DO_NOT_TRUST"}`, 0o644)
+	if h := only(t, app, "qwen"); hasCommand(h, "echo qwen") {
+		t.Errorf("qwen: DO_NOT_TRUST on the folder itself still reads it")
+	}
+	// Folder trust off: every folder's settings load.
+	write(t, filepath.Join(home, ".qwen", "settings.json"), `{}`, 0o644)
+	if h := only(t, app, "qwen"); !hasCommand(h, "echo qwen") {
+		t.Errorf("qwen with folder trust off does not read the project")
+	}
+	// Copilot CLI keeps its comments and other keys.
+	cfg, err := os.ReadFile(filepath.Join(home, ".copilot", "config.json"))
+	if err != nil || !strings.HasPrefix(string(cfg), "// managed by the CLI\n{") || !strings.Contains(string(cfg), `"firstLaunchAt"`) ||
+		!strings.Contains(string(cfg), `"trustedFolders":["`+app+`"]`) {
+		t.Fatalf("copilot config.json: %s %v", cfg, err)
+	}
+}
+
+// A matcher of Qwen Code or Copilot CLI that no tool of the host meets, as
+// the host reads it (an unanchored regex on Qwen's names, an anchored one
+// on Copilot's).
+func TestMatcherNeverQwenCopilot(t *testing.T) {
+	home, app := bare(t)
+	write(t, filepath.Join(home, ".qwen", "settings.json"), `{"hooks":{"PreToolUse":[
+  {"matcher":"bash","hooks":[{"type":"command","command":"echo lower"}]},
+  {"matcher":"shell","hooks":[{"type":"command","command":"echo part"}]},
+  {"matcher":"Bash","hooks":[{"type":"command","command":"echo alias"}]}]}}`, 0o644)
+	write(t, filepath.Join(home, ".copilot", "hooks", "user.json"), `{"version":1,"hooks":{
+  "preToolUse":[{"type":"command","bash":"echo claude-name","matcher":"Bash"},{"type":"command","bash":"echo own","matcher":"bash"}]}}`, 0o644)
+	write(t, filepath.Join(home, ".copilot", "hooks", "vscode.json"), `{"version":1,"hooks":{
+  "PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo pascal"}]}]}}`, 0o644)
+	want := map[string]map[string]string{
+		"qwen":    {"echo lower": `edit the matcher to "Bash"`, "echo part": "", "echo alias": ""},
+		"copilot": {"echo claude-name": `edit the matcher to "bash"`, "echo own": "", "echo pascal": ""},
+	}
+	for host, cmds := range want {
+		hs := hooksOf(t, only(t, app, host))
+		for cmd, fix := range cmds {
+			k, ok := hs[cmd]
+			switch {
+			case !ok:
+				t.Errorf("%s: no hook %q", host, cmd)
+			case fix == "" && !k.Runs:
+				t.Errorf("%s: %q should run: %+v", host, cmd, k)
+			case fix != "" && (k.Runs || k.Reason != doctor.ReasonMatcherNever || k.Fix != fix):
+				t.Errorf("%s: %q: %+v, want matcherNeverMatches with %q", host, cmd, k, fix)
+			}
+		}
 	}
 }

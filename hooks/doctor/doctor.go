@@ -106,8 +106,8 @@ type Source struct {
 	// Reason, Message and Fix say why a source is left out and what
 	// changes it (hooks.LeftOut); UserChoice, that the user's own switch
 	// left it out.
-	Reason   string    `json:"reason,omitempty"`
-	Message  string    `json:"message,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
+	Message    string    `json:"message,omitempty"`
 	Fix        string    `json:"fix,omitempty"`
 	UserChoice bool      `json:"userChoice,omitempty"`
 	Problems   []Problem `json:"problems,omitempty"`
@@ -428,19 +428,27 @@ func policyDetail(r string) string {
 	return "held back by policy (" + r + ")"
 }
 
-// matcherVerdict: a tool event's matcher that is a list of exact names none
-// of which is a tool of the host never matches.
+// matcherVerdict: a tool event's matcher that matches no tool of the host
+// never fires. A list of exact names is read name by name (the fix names
+// the tool each one meant); any other matcher, as the host compiled it, is
+// tried on every tool the host has, under each of its names.
 func matcherVerdict(p *hooks.Profile, info hooks.HookInfo) (reason, detail, fix string) {
 	ev := p.Event(info.Event)
 	if ev == nil || !ev.ToolEvent || info.Matcher == nil || p.Tools == nil {
 		return "", "", ""
 	}
-	m, err := p.CompileMatcherFor(ev, *info.Matcher)
-	if err != nil {
-		return "", "", ""
+	m := info.CompiledMatcher()
+	if m == nil {
+		var err error
+		if m, err = p.CompileMatcherFor(ev, *info.Matcher); err != nil {
+			return "", "", ""
+		}
 	}
 	names, ok := hooks.ExactNames(m)
-	if !ok || len(names) == 0 {
+	if !ok {
+		return matchesNoTool(p, m, *info.Matcher)
+	}
+	if len(names) == 0 {
 		return "", "", ""
 	}
 	var fixed []string
@@ -466,6 +474,58 @@ func matcherVerdict(p *hooks.Profile, info hooks.HookInfo) (reason, detail, fix 
 		fix = fmt.Sprintf("edit the matcher to %q", strings.Join(fixed, "|"))
 	}
 	return ReasonMatcherNever, detail, fix
+}
+
+// matchesNoTool: a matcher that is not a plain list (a pattern) and that
+// none of the host's tools meets, under any of its names. A matcher that
+// may be meant for MCP tools (it says "mcp") or that matches a made-up
+// name (it matches almost anything) is left alone.
+func matchesNoTool(p *hooks.Profile, m hooks.Matcher, text string) (reason, detail, fix string) {
+	if hooks.IsMatchAll(m) || strings.Contains(strings.ToLower(text), "mcp") || m.Match([]string{"hookd_doctor_no_such_tool"}) {
+		return "", "", ""
+	}
+	for _, t := range p.Tools {
+		names := []string{t}
+		if p.ToolNames != nil {
+			names = p.ToolNames(t)
+		}
+		if m.Match(names) {
+			return "", "", ""
+		}
+	}
+	detail = fmt.Sprintf("matcher %q matches no %s tool as %s reads it (tool names are case-sensitive)", text, p.Name, p.Name)
+	fix = "name the host's tools: " + strings.Join(p.Tools, ", ")
+	for _, t := range p.Tools {
+		names := []string{t}
+		if p.ToolNames != nil {
+			names = p.ToolNames(t)
+		}
+		for _, n := range names {
+			if strings.EqualFold(n, text) && proposable(p, n) {
+				return ReasonMatcherNever, detail, fmt.Sprintf("edit the matcher to %q", n)
+			}
+		}
+	}
+	return ReasonMatcherNever, detail, fix
+}
+
+// proposable reports whether name, written as a matcher of p's, would match a
+// tool of p: the edit doctor proposes has to work.
+func proposable(p *hooks.Profile, name string) bool {
+	m, err := p.CompileMatcherFor(nil, name)
+	if err != nil {
+		return false
+	}
+	for _, t := range p.Tools {
+		names := []string{t}
+		if p.ToolNames != nil {
+			names = p.ToolNames(t)
+		}
+		if m.Match(names) {
+			return true
+		}
+	}
+	return false
 }
 
 func has(list []string, s string) bool {
@@ -697,8 +757,8 @@ func nearestEvent(p *hooks.Profile, msg string) string {
 	}
 	if !ok {
 		for _, alt := range sameEvent[strings.ToLower(m[1])] {
-			if has(names, alt) {
-				k, ok = alt, true
+			if n := fold(names, alt); n != "" {
+				k, ok = n, true
 				break
 			}
 		}

@@ -2,6 +2,7 @@ package qwen
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/hookd/hookd/hooks"
@@ -147,6 +148,17 @@ var aliases = map[string][]string{
 	"web_fetch":         {"WebFetch", "WebFetchTool"},
 	"web_search":        {"WebSearch", "WebSearchTool"},
 	"write_file":        {"Write", "WriteFile", "WriteFileTool"},
+}
+
+// qwenTools are Qwen Code's tool names (the profile's Tools); a matcher is
+// also tried on each one's aliases (toolNames).
+func qwenTools() []string {
+	out := make([]string, 0, len(aliases))
+	for t := range aliases {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // aliasOf maps each alias to its Qwen name.

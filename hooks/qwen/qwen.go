@@ -27,9 +27,13 @@ var Profile = &hooks.Profile{
 	CompileMatcher: compileMatcher,
 	ToolNames:      toolNames,
 	CanonicalTool:  canonicalTool,
+	Tools:          qwenTools(),
 	// Qwen Code's folder trust is off by default: workspace hooks run with
-	// no review step, unless the host says the project is not trusted.
+	// no review step, unless the host says the project is not trusted, or
+	// the user turned folder trust on and its record does not trust the
+	// folder (project_trust.go).
 	ProjectTrustedByDefault: true,
+	ProjectTrust:            projectTrust{},
 	ProjectFiles:            []string{settingsName},
 	Trust:                   false,
 	NoEnablement:            true,
