@@ -88,3 +88,45 @@ func TestDoctor_ControlCharactersAreShown(t *testing.T) {
 		t.Fatalf("control characters reach the terminal:\n%q", out)
 	}
 }
+
+// TestDoctor_DisabledPlugin: a Codex plugin the user's config.toml
+// disables is printed as a source not read, with its fix, in text and
+// --json; it alone does not fail the doctor.
+func TestDoctor_DisabledPlugin(t *testing.T) {
+	root := t.TempDir()
+	home, app := filepath.Join(root, "home"), filepath.Join(root, "app")
+	for _, v := range []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME", "COPILOT_HOME", "QWEN_HOME", "MIND_HOME", "MIRRI_CODE_HOME", "SOONG_AGENT_HOME"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("HOME", home)
+	plugin := filepath.Join(home, ".codex", "plugins", "cache", "mkt", "guard", "1.0.0")
+	for path, text := range map[string]string{
+		filepath.Join(plugin, ".codex-plugin", "plugin.json"): `{"name":"guard"}`,
+		filepath.Join(plugin, "hooks", "hooks.json"):          `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo guard"}]}]}}`,
+		filepath.Join(home, ".codex", "config.toml"):          "[plugins.\"guard@mkt\"]\nenabled = false\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(app, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runArgs(t, "doctor", "--cwd", app, "--host", "codex")
+	want := "   not read  " + plugin + " (plugin guard@mkt): plugin guard@mkt is disabled in " + filepath.Join(home, ".codex", "config.toml")
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, `fix: set enabled = true under [plugins."guard@mkt"]`) ||
+		!strings.Contains(out, "1 source(s) not read (1 switched off by the user)") {
+		t.Fatalf("exit %d, want 0 and %q\n%s", code, want, out)
+	}
+	code, out, _ = runArgs(t, "doctor", "--cwd", app, "--host", "codex", "--json")
+	var r doctor.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 {
+		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
+	}
+	if s := r.Hosts[0].Sources; len(s) != 1 || s[0].Plugin != "guard@mkt" || s[0].Read || s[0].Reason != "pluginDisabled" || !s[0].UserChoice || r.Hosts[0].Off != 1 {
+		t.Fatalf("--json sources: %+v", s)
+	}
+}
