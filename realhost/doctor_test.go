@@ -299,13 +299,14 @@ func TestCodex_DoctorDisabledPlugin(t *testing.T) {
 	check("after doctor's hookd trust")
 }
 
-// TestClaude_DoctorDisabledPlugin: an installed plugin that the user's
-// settings disable (enabledPlugins false). Claude Code runs none of its
-// hooks; doctor leaves the plugin out, and after the command doctor gives
-// (Claude Code's own `claude plugin enable`) Claude Code runs it.
+// TestClaude_DoctorDisabledPlugin: an installed plugin that no settings
+// file enables, then that the user's settings disable (enabledPlugins
+// false). Claude Code runs none of its hooks; doctor leaves the plugin out,
+// and after the command doctor gives (Claude Code's own `claude plugin
+// enable`) Claude Code runs it.
 func TestClaude_DoctorDisabledPlugin(t *testing.T) {
 	rec := rh.NewRecorder(t)
-	r := newClaude(t, rec, map[string]any{"enabledPlugins": map[string]bool{"guard@mkt": false}}, say("one"), say("two"))
+	r := newClaude(t, rec, map[string]any{}, say("one"), say("two"), say("three"))
 	src := filepath.Join(t.TempDir(), "mkt")
 	rh.WriteFile(t, filepath.Join(src, ".claude-plugin", "marketplace.json"),
 		`{"name":"mkt","owner":{"name":"realhost"},"plugins":[{"name":"guard","source":"./guard","version":"1.0.0"}]}`)
@@ -328,6 +329,11 @@ func TestClaude_DoctorDisabledPlugin(t *testing.T) {
 		seen = len(rec.Calls("plug"))
 		return rep
 	}
+	// Installed, enabled nowhere; then switched off in the user's settings.
+	settingsPath := filepath.Join(r.home, ".claude", "settings.json")
+	rh.WriteFile(t, settingsPath, "{}")
+	check("installed, no enabledPlugins entry")
+	rh.WriteFile(t, settingsPath, mustJSON(map[string]any{"enabledPlugins": map[string]bool{"guard@mkt": false}}))
 	rep := check("enabledPlugins false in the user's settings")
 	fix := doctorPlugin(rep, "guard@mkt").Get("fix").Str
 	if fix != "claude plugin enable --scope user guard@mkt" {

@@ -186,13 +186,21 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 }
 
 // disabledPlugin says that an installed plugin's hooks are left out because
-// the settings file f turned it off (enabledPlugins: false), and how Claude
-// Code turns it on again in the same scope: `claude plugin enable`. The
-// user's own settings (user and local scope) are the user's choice.
+// the settings file f turned it off (enabledPlugins: false), or no file
+// enables it (f is zero), and how Claude Code turns it on again in the same
+// scope: `claude plugin enable`. The user's own settings (user and local
+// scope) turning it off are the user's choice; a plugin installed and never
+// enabled is not.
 func disabledPlugin(c hooks.PluginConfig, f claudeSettings) hooks.LeftOut {
 	id := c.Name + "@" + c.Marketplace
 	lo := hooks.LeftOut{Path: c.Root, Plugin: id, Reason: hooks.ReasonPluginDisabled,
 		Message: fmt.Sprintf("plugin %s is disabled in %s (enabledPlugins: %q is false): none of its hooks load", id, f.path, id)}
+	if f.path == "" {
+		// Installed, and enabled by no settings file.
+		lo.Message = fmt.Sprintf("plugin %s is installed but no settings file enables it (no enabledPlugins entry): none of its hooks load", id)
+		lo.Fix = "claude plugin enable --scope user " + id
+		return lo
+	}
 	switch f.layer {
 	case hooks.LayerManaged:
 		lo.Fix = fmt.Sprintf("managed settings disable it (%s): only their administrator can enable it", f.path)

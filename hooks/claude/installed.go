@@ -43,8 +43,9 @@ type knownMarketplace struct {
 }
 
 // installedPlugins returns the enabled, installed plugins the host has not
-// named, those the settings disable (enabledPlugins false: off), and a
-// warning per file it could not read.
+// named, those the settings do not enable (enabledPlugins false, or no
+// entry at all: off; Claude Code runs neither), and a warning per file it
+// could not read.
 func installedPlugins(home, project string, enabled map[string]bool, named []hooks.PluginConfig) (out, off []hooks.PluginConfig, _ []hooks.Warning) {
 	dir := filepath.Join(home, "plugins")
 	path := filepath.Join(dir, "installed_plugins.json")
@@ -73,8 +74,8 @@ func installedPlugins(home, project string, enabled map[string]bool, named []hoo
 	sort.Strings(ids)
 	for _, id := range ids {
 		name, market, ok := strings.Cut(id, "@")
-		on, said := enabled[id]
-		if !ok || !said || namedPlugin(named, name, market) {
+		on := enabled[id]
+		if !ok || namedPlugin(named, name, market) {
 			continue
 		}
 		for _, e := range f.Plugins[id] {

@@ -359,3 +359,16 @@ func TestMatcherNeverQwenCopilot(t *testing.T) {
 		}
 	}
 }
+
+// A Claude Code plugin installed and enabled by no settings file runs no
+// hook: that is reported, and is a failure (the user installed it to run).
+func TestClaudePluginNeverEnabled(t *testing.T) {
+	home, app := bare(t)
+	claudePlugin(t, home)
+	write(t, filepath.Join(home, ".claude", "settings.json"), `{}`, 0o644)
+	h := only(t, app, "claude")
+	s := leftOutPlugin(t, h, "guard@mkt")
+	if !strings.Contains(s.Message, "no settings file enables it") || s.Fix != "claude plugin enable --scope user guard@mkt" || s.UserChoice || !h.Failing() || hasCommand(h, "echo guard") {
+		t.Errorf("plugin enabled nowhere: %+v (failing %v)", s, h.Failing())
+	}
+}
