@@ -265,18 +265,17 @@ func pluginVerdict(rep gjson.Result, id, name string) (verdict, reason string) {
 }
 
 // TestCodex_DoctorDisabledPlugin: an installed plugin that config.toml
-// disables. Codex runs none of its hooks; doctor leaves the plugin out and
+// does not name, then disables. Codex runs none of its hooks; doctor leaves the plugin out and
 // gives the edit. After the edit the hook awaits review in both; after
 // doctor's next fix (hookd trust) Codex runs it.
 func TestCodex_DoctorDisabledPlugin(t *testing.T) {
 	rec := rh.NewRecorder(t)
-	r := newCodex(t, hooksOf(), say("one"), say("two"), say("three"))
+	r := newCodex(t, hooksOf(), say("one"), say("two"), say("three"), say("four"))
 	root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
 	rh.WriteFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
 	rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), mustJSON(map[string]any{"hooks": hooksOf("UserPromptSubmit", []any{group("-", rec.Cmd("plug", "", 0))})}))
 	cfgPath := filepath.Join(r.home, "config.toml")
 	cfg, _ := os.ReadFile(cfgPath)
-	rh.WriteFile(t, cfgPath, string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = false\n")
 	env := append(baseEnv(r.home), "CODEX_HOME="+r.home)
 	seen := 0
 	check := func(when string) gjson.Result {
@@ -287,6 +286,8 @@ func TestCodex_DoctorDisabledPlugin(t *testing.T) {
 		seen = len(rec.Calls("plug"))
 		return rep
 	}
+	check("installed, no [plugins] table in config.toml")
+	rh.WriteFile(t, cfgPath, string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = false\n")
 	rep := check("plugin disabled in config.toml")
 	fix := doctorPlugin(rep, "guard@mkt").Get("fix").Str
 	if want := `set enabled = true under [plugins."guard@mkt"] in ` + cfgPath; fix != want {

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -40,7 +41,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 
 // installedPlugins lists the plugins config.toml enables that are installed
 // in the cache and not already named by the host, and the installed ones it
-// disables (enabled = false), which are left out.
+// disables (enabled = false) or does not name, which are left out.
 func installedPlugins(home string, named []hooks.PluginConfig) ([]hooks.PluginConfig, []hooks.LeftOut, []hooks.Warning) {
 	cfgPath := filepath.Join(home, "config.toml")
 	table, _ := hooks.ReadConfigQuiet(cfgPath)["plugins"].(map[string]any)
@@ -82,6 +83,26 @@ func installedPlugins(home string, named []hooks.PluginConfig) ([]hooks.PluginCo
 			continue
 		}
 		out = append(out, hooks.PluginConfig{Root: root, Name: name, Marketplace: market})
+	}
+	// Installed, and named nowhere in config.toml: Codex runs none of its
+	// hooks either.
+	markets, _ := os.ReadDir(cache)
+	for _, m := range markets {
+		if !m.IsDir() {
+			continue
+		}
+		names, _ := os.ReadDir(filepath.Join(cache, m.Name()))
+		for _, n := range names {
+			id := n.Name() + "@" + m.Name()
+			if _, listed := table[id]; listed || !n.IsDir() || namedAlready(named, n.Name(), m.Name()) {
+				continue
+			}
+			if root := plugins.InstalledRoot(cache, m.Name(), n.Name()); root != "" {
+				off = append(off, hooks.LeftOut{Path: root, Plugin: id, Reason: hooks.ReasonPluginDisabled,
+					Message: fmt.Sprintf("plugin %s is installed but %s does not enable it (no [plugins.%q] table): none of its hooks load", id, cfgPath, id),
+					Fix:     fmt.Sprintf("add [plugins.%q] with enabled = true to %s", id, cfgPath)})
+			}
+		}
 	}
 	return out, off, warns
 }

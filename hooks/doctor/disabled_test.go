@@ -134,6 +134,12 @@ func TestDisabledCodexPlugin(t *testing.T) {
 	if hasCommand(h, "echo guard") || h.Failing() {
 		t.Errorf("codex with a plugin the user disabled: %+v", h)
 	}
+	// Installed and named nowhere: left out too, and a failure.
+	write(t, cfg, "", 0o644)
+	h = only(t, app, "codex")
+	if s := leftOutPlugin(t, h, "guard@mkt"); !strings.Contains(s.Message, "does not enable it") || s.Fix != `add [plugins."guard@mkt"] with enabled = true to `+cfg || s.UserChoice || !h.Failing() {
+		t.Errorf("codex plugin enabled nowhere: %+v", s)
+	}
 	// Not installed: nothing to report.
 	if err := os.RemoveAll(root); err != nil {
 		t.Fatal(err)
