@@ -26,6 +26,7 @@ type claudeRun struct {
 	stdout     string
 	stderr     string
 	env        []string // extra environment for the host and hookd
+	stdin      string   // the host's stdin (stream-json prompts, see execPrompts)
 }
 
 // newClaude prepares a HOME whose ~/.claude/settings.json holds settings
@@ -63,11 +64,26 @@ func (r *claudeRun) exec(t *testing.T, prompt string, extra ...string) {
 	defer cancel()
 	args := append([]string{"-p", "--output-format", "stream-json", "--include-hook-events", "--verbose",
 		"--dangerously-skip-permissions", "--model", "claude-sonnet-4-5"}, extra...)
-	args = append(args, prompt)
-	r.stdout, r.stderr, err = rh.Run(ctx, r.work, r.hostEnv(), "", bin, args...)
+	if prompt != "" {
+		args = append(args, prompt)
+	}
+	r.stdout, r.stderr, err = rh.Run(ctx, r.work, r.hostEnv(), r.stdin, bin, args...)
 	if err != nil {
 		t.Logf("claude -p: %v\nstdout:\n%.4000s\nstderr:\n%.4000s", err, r.stdout, r.stderr)
 	}
+}
+
+// execPrompts runs claude -p with the prompts as stream-json user messages
+// on its stdin, one after the other in one session.
+func (r *claudeRun) execPrompts(t *testing.T, prompts []string, extra ...string) {
+	t.Helper()
+	var b strings.Builder
+	for _, p := range prompts {
+		b.WriteString(mustJSON(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": p}}) + "\n")
+	}
+	r.stdin = b.String()
+	defer func() { r.stdin = "" }()
+	r.exec(t, "", append([]string{"--input-format", "stream-json"}, extra...)...)
 }
 
 // hookd runs the same settings through `hookd run EVENT --profile claude`

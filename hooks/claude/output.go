@@ -513,6 +513,8 @@ func (ce *claudeEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 		if !judgeEndsTurn(outs) {
 			res.Decision, res.Reason, res.Feedback, res.Continuation = hooks.DecisionNone, "", "", ""
 			res.UpdatedInput, res.Permission = nil, nil
+			// A stopped prompt leaves the model a note (hooktext.go).
+			res.Reason = stoppedText(ce.name, reason)
 		}
 	}
 }
