@@ -43,11 +43,22 @@ type ActivateSkillResult struct {
 	Active []string `json:"active"`
 }
 
-// ActivateSkill tells hookd the agent invoked the named skill ("<plugin>:<skill>"
-// for a plugin's): its hooks run for the rest of the session.
+// ActivateSkill tells hookd the main agent invoked the named skill
+// ("<plugin>:<skill>" for a plugin's): its hooks run in the main agent's
+// events for the rest of the session.
 func (c *Client) ActivateSkill(ctx context.Context, name string) (*ActivateSkillResult, error) {
+	return c.ActivateSkillIn(ctx, name, "")
+}
+
+// ActivateSkillIn is ActivateSkill for the subagent agentID (its
+// agent_id; "" is the main agent): the skill's hooks run in its events.
+func (c *Client) ActivateSkillIn(ctx context.Context, name, agentID string) (*ActivateSkillResult, error) {
+	params := map[string]any{"name": name}
+	if agentID != "" {
+		params["agentId"] = agentID
+	}
 	var res ActivateSkillResult
-	if err := c.Call(ctx, "hooks/activateSkill", map[string]any{"name": name}, &res); err != nil {
+	if err := c.Call(ctx, "hooks/activateSkill", params, &res); err != nil {
 		return nil, err
 	}
 	return &res, nil

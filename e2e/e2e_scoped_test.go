@@ -52,7 +52,8 @@ func TestClient_ScopedHooksThroughTheGoClient(t *testing.T) {
 	if len(list.Hooks) != 2 || list.Hooks[0].Scope == nil || list.Hooks[1].Scope == nil {
 		t.Fatalf("hooks/list: %s", raw)
 	}
-	act, err := c.ActivateSkill(ctx, "guard")
+	// Invoked inside the reviewer (r1): the skill's hooks run there.
+	act, err := c.ActivateSkillIn(ctx, "guard", "r1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,11 @@ type Profile struct {
 	// reported when an untrusted project's hooks are left out; a name may
 	// be a pattern ("*.json"). Nil: hooks.json and config.toml.
 	ProjectFiles []string
+	// PrintModeReadsProject: in print mode (DiscoverOptions.PrintMode) the
+	// host reads ProjectFiles (and the project's skills) without a trust
+	// record, unless it said the project is not trusted (Claude Code's
+	// -p); see PrintModeTrust.
+	PrintModeReadsProject bool
 	// BareHooksFiles names the hooks files whose whole object is the map of
 	// events, with no "hooks" key (Droid's hooks.json), for hookd check.
 	// Nil: every hooks file has a "hooks" object.

@@ -116,14 +116,22 @@ func ProjectFolder(p *Profile, opts DiscoverOptions, home string) string {
 
 // PrintModeTrust is opts as the gate reads them for a host in print mode
 // (DiscoverOptions.PrintMode, Claude Code's -p), which treats the folder as
-// trusted for the project's settings files: trusted unless the host said it
-// is not. The caller passes the result to ProjectFolder for those files
-// only; every other reader keeps opts.
-func PrintModeTrust(opts DiscoverOptions) DiscoverOptions {
-	if opts.PrintMode && !opts.ProjectTrustKnown {
+// trusted for the project's settings files and skills: trusted unless the
+// host said it is not, for a profile whose host does that
+// (Profile.PrintModeReadsProject). The caller passes the result to
+// ProjectFolder for those files only; every other reader keeps opts.
+func PrintModeTrust(p *Profile, opts DiscoverOptions) DiscoverOptions {
+	if PrintModeReads(p, opts) {
 		opts.ProjectTrusted = true
 	}
 	return opts
+}
+
+// PrintModeReads reports whether the print-mode rule opens the project's
+// settings files and skills (PrintModeTrust): a profile whose host reads
+// them in print mode, in print mode, with no answer from the host.
+func PrintModeReads(p *Profile, opts DiscoverOptions) bool {
+	return p.PrintModeReadsProject && opts.PrintMode && !opts.ProjectTrustKnown
 }
 
 // ProjectRefused reports whether the host said the project is not trusted
@@ -185,7 +193,8 @@ func resolveProjectTrust(p *Profile, opts *DiscoverOptions) (*ProjectStatus, []W
 // leftOutProject lists the project's hook files that exist but were not read
 // because the project is not trusted. Only their names are looked at.
 func leftOutProject(p *Profile, opts DiscoverOptions, st *ProjectStatus) []LeftOut {
-	if st == nil || st.Trusted {
+	if st == nil || st.Trusted || PrintModeReads(p, opts) {
+		// In print mode the files are read (PrintModeTrust).
 		return nil
 	}
 	dir := UntrustedProjectFolder(p, opts, ResolveHome(p, opts.Home))

@@ -86,8 +86,9 @@ func (s *Scope) ref() *ScopeRef {
 // its lifetime (a reload keeps it: it is by name and key, not by *Hook).
 type scopeState struct {
 	mu sync.Mutex
-	// skills holds the names the host activated.
-	skills map[string]bool
+	// skills holds the names the host activated, each with the agents it
+	// was invoked in (agent_id, "" for the main agent).
+	skills map[string]map[string]bool
 	// agents maps each running subagent's agent_id to its agent_type, so an
 	// event that carries only agent_id is still placed in its agent.
 	agents map[string]string
@@ -99,17 +100,25 @@ type scopeState struct {
 // AgentType both known) or in the main agent.
 type eventScope struct{ AgentType, AgentID string }
 
-// ActivateSkill adds the hooks of the named skill to the session: from now
-// on they run like the session's own, as when Claude Code's Skill tool or
-// slash command invokes the skill. The name is kept even when no discovered
-// skill has it (a skill without hooks, or one that a later reload finds).
-// It returns the keys of the hooks the skill now adds, in display order.
-func (e *Engine) ActivateSkill(name string) []string {
+// ActivateSkill is ActivateSkillIn for the main agent.
+func (e *Engine) ActivateSkill(name string) []string { return e.ActivateSkillIn(name, "") }
+
+// ActivateSkillIn adds the hooks of the named skill to the agent that
+// invoked it (agentID, "" for the main agent): from now on they run like
+// the session's own in that agent's events, as when Claude Code's Skill tool
+// or slash command invokes the skill (a skill the main agent invoked does
+// not run in its subagents). The name is kept even when no discovered skill
+// has it (a skill without hooks, or one that a later reload finds). It
+// returns the keys of the hooks the skill now adds, in display order.
+func (e *Engine) ActivateSkillIn(name, agentID string) []string {
 	e.scope.mu.Lock()
 	if e.scope.skills == nil {
-		e.scope.skills = map[string]bool{}
+		e.scope.skills = map[string]map[string]bool{}
 	}
-	e.scope.skills[name] = true
+	if e.scope.skills[name] == nil {
+		e.scope.skills[name] = map[string]bool{}
+	}
+	e.scope.skills[name][agentID] = true
 	e.scope.mu.Unlock()
 	hooks, _ := e.snapshot()
 	keys := []string{}
@@ -201,7 +210,7 @@ func (e *Engine) endScope(ev *EventRules, s eventScope) {
 
 // inScope reports whether h applies to an event placed at s: hooks without
 // a scope always do; an agent's only inside a subagent of that type; a
-// skill's once the skill was activated.
+// skill's once the skill was activated in the event's agent.
 func (e *Engine) inScope(h *Hook, s eventScope) bool {
 	sc := h.Scope
 	if sc == nil {
@@ -213,11 +222,11 @@ func (e *Engine) inScope(h *Hook, s eventScope) bool {
 	case ScopeSkill:
 		e.scope.mu.Lock()
 		defer e.scope.mu.Unlock()
-		if e.scope.skills[sc.Name] {
+		if e.scope.skills[sc.Name][s.AgentID] {
 			return true
 		}
 		for _, a := range sc.Aliases {
-			if e.scope.skills[a] {
+			if e.scope.skills[a][s.AgentID] {
 				return true
 			}
 		}

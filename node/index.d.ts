@@ -98,8 +98,8 @@ export declare class HookdClient {
   reload(): Promise<HooksSummary>;
   trust(keys: string[]): Promise<TrustResult>;
   setEnabled(key: string, enabled: boolean): Promise<SetEnabledResult>;
-  /** Claude profile: the agent invoked skill `name`; its frontmatter hooks join the session. */
-  activateSkill(name: string): Promise<ActivateSkillResult>;
+  /** Claude profile: an agent (`agentId`, absent: the main agent) invoked skill `name`; its frontmatter hooks join that agent's events. */
+  activateSkill(name: string, agentId?: string): Promise<ActivateSkillResult>;
   takePending(): Promise<TakePendingResult>;
   onNotification<M extends keyof HookdNotifications>(method: M, handler: (params: HookdNotifications[M]) => void): Disposable;
   onLogMessage(handler: (params: LogMessageParams) => void): Disposable;

@@ -263,13 +263,14 @@ class HookdClient {
   }
 
   /**
-   * Tells hookd the agent invoked a skill: its frontmatter hooks run for the
-   * rest of the session (claude profile).
+   * Tells hookd an agent invoked a skill: its frontmatter hooks run in that
+   * agent's events for the rest of the session (claude profile).
    * @param {string} name the skill's name, `<plugin>:<skill>` for a plugin's
+   * @param {string} [agentId] the subagent that invoked it (its agent_id); absent: the main agent
    * @returns {Promise<ActivateSkillResult>}
    */
-  activateSkill(name) {
-    return this.request('hooks/activateSkill', { name });
+  activateSkill(name, agentId) {
+    return this.request('hooks/activateSkill', agentId ? { name, agentId } : { name });
   }
 
   /** Takes the async results not delivered yet. @returns {Promise<TakePendingResult>} */

@@ -304,6 +304,8 @@ export interface RunScope {
 
 export interface ActivateSkillParams {
   name: string;
+  /** The agent that invoked the skill (its agent_id); absent: the main agent. */
+  agentId?: string;
 }
 
 export interface ActivateSkillResult {

@@ -104,18 +104,27 @@ func (r *claudeRun) hookd(t *testing.T, event, input string, extra ...string) st
 }
 
 // serveHookd starts `hookd serve` with the run's environment and
-// initializes a claude session in the run's folders. Kill it when done.
-func (r *claudeRun) serveHookd(t *testing.T, ctx context.Context) *client.Client {
+// initializes a claude session in the run's folders, with the session
+// fields of extra (printMode...). Kill it when done.
+func (r *claudeRun) serveHookd(t *testing.T, ctx context.Context, extra ...map[string]any) *client.Client {
 	t.Helper()
+	// Built before TMPDIR changes: the binary outlives this test's folders.
+	bin := rh.Hookd(t)
 	for _, kv := range append(baseEnv(r.home), r.env...) {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	c, err := client.Start(ctx, rh.Hookd(t), io.Discard, "serve", "--log-level", "error")
+	c, err := client.Start(ctx, bin, io.Discard, "serve", "--log-level", "error")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Initialize(ctx, map[string]any{"profile": "claude", "session": map[string]any{"cwd": r.work},
+	session := map[string]any{"cwd": r.work}
+	for _, m := range extra {
+		for k, v := range m {
+			session[k] = v
+		}
+	}
+	if _, err := c.Initialize(ctx, map[string]any{"profile": "claude", "session": session,
 		"config": map[string]any{"home": filepath.Join(r.home, ".claude")}}); err != nil {
 		c.Kill()
 		t.Fatal(err)

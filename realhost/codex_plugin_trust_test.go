@@ -5,6 +5,7 @@ package realhost
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -57,4 +58,34 @@ func TestCodex_PluginTrustInterop(t *testing.T) {
 		}
 		record(t, "codex", "trust", what, host, hd)
 	}
+}
+
+// Item 6: a plugin installed in Codex's cache runs once per call; hookd
+// given the same folder with --plugin, which it also finds in the cache,
+// runs it once too (the named one).
+func TestCodex_PluginNamedAndInstalledRunsOnce(t *testing.T) {
+	rec := rh.NewRecorder(t)
+	r := newCodex(t, hooksOf(), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
+	root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
+	rh.WriteFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
+	b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.Cmd("plug", "", 0))})})
+	rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
+	cfg, _ := os.ReadFile(filepath.Join(r.home, "config.toml"))
+	rh.WriteFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
+	r.exec(t, "run it")
+	runs := func() string {
+		cs := rec.Calls("plug")
+		if len(cs) == 0 {
+			return "did not run"
+		}
+		return fmt.Sprintf("ran %d time(s)", len(cs))
+	}
+	host := runs()
+	in := `{"tool_name":"Bash","tool_input":{"command":"echo hi"},"tool_use_id":"c1"}`
+	if cs := rec.Calls("plug"); len(cs) > 0 {
+		in = cs[0].Stdin
+	}
+	rec.Reset()
+	r.hookd(t, "PreToolUse", in, "--plugin", root)
+	record(t, "codex", "6", "an installed plugin's hook for one call (hookd: its folder also given with --plugin)", host, runs())
 }

@@ -11,6 +11,9 @@ func init() {
 
 type hooksActivateSkillParams struct {
 	Name *string `json:"name"`
+	// AgentID is the agent that invoked the skill (its agent_id); absent
+	// or empty: the main agent.
+	AgentID string `json:"agentId"`
 }
 
 type hooksActivateSkillResult struct {
@@ -24,7 +27,8 @@ type hooksActivateSkillResult struct {
 
 // hooksActivateSkill tells hookd that the agent invoked a skill (Claude
 // Code's Skill tool or its slash command): the skill's frontmatter hooks run
-// from now on, for the rest of the session (docs/scoped-hooks.md). It is
+// from now on in that agent's events, for the rest of the session
+// (docs/scoped-hooks.md). It is
 // ordered with the runs around it, so the next hooks/run sees the skill.
 func hooksActivateSkill(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p hooksActivateSkillParams
@@ -36,6 +40,6 @@ func hooksActivateSkill(ctx context.Context, s *Server, params []byte) (any, err
 	}
 	e := s.Engine()
 	name := strings.TrimSpace(*p.Name)
-	keys := e.ActivateSkill(name)
+	keys := e.ActivateSkillIn(name, p.AgentID)
 	return hooksActivateSkillResult{Name: name, Hooks: keys, Active: e.ActiveSkills()}, nil
 }

@@ -72,8 +72,20 @@ func TestHooksActivateSkill_AddsTheSkillsHooksToTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Get("hooks.#").Int() != 2 || out.Get(`hooks.#(scope.kind=="agent").scope.name`).Str != "reviewer" {
-		t.Fatalf("inside the reviewer: %s", out.Get("hooks").Raw)
+	// A skill the main agent invoked does not run in a subagent (Claude
+	// Code 2.1.332 measured); invoked in the subagent (agentId), it does.
+	if out.Get("hooks.#").Int() != 1 || out.Get(`hooks.#(scope.kind=="agent").scope.name`).Str != "reviewer" {
+		t.Fatalf("inside the reviewer, the main agent's skill: %s", out.Get("hooks").Raw)
+	}
+	if _, err := h.call(t, "hooks/activateSkill", map[string]any{"name": "guard", "agentId": "r1"}); err != nil {
+		t.Fatal(err)
+	}
+	out, err = h.call(t, "hooks/run", map[string]any{"event": "PreToolUse", "input": bash})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Get("hooks.#").Int() != 2 || out.Get(`hooks.#(scope.kind=="skill").scope.name`).Str != "guard" {
+		t.Fatalf("inside the reviewer, the skill invoked there: %s", out.Get("hooks").Raw)
 	}
 	if _, err := h.call(t, "hooks/activateSkill", map[string]any{"name": " "}); codeOf(err) != jsonrpc2.CodeInvalidParams || !strings.Contains(err.Error(), `"name"`) {
 		t.Fatalf("empty name: %v", err)

@@ -23,24 +23,26 @@ import (
 // Claude Code's matcher dialect and its lenient output reading. The events
 // and their output rules are events.go and output.go.
 var Profile = &hooks.Profile{
-	Name:           "claude",
-	HomeEnv:        "CLAUDE_CONFIG_DIR",
-	HomeDir:        ".claude",
-	ProjectTrust:   projectTrust{},
-	ProjectFiles:   []string{claudeSettingsName, claudeLocalSettingsName},
-	ProjectDir:     ".claude",
-	Events:         claudeEventRules(),
-	CompileMatcher: Matcher,
-	Tools:          claudeTools,
-	Trust:          false,
-	KillGrace:      time.Second,
-	PluginRule:     plugins.ClaudeRule,
-	Discover:       claudeDiscover,
-	Dedupe:         claudeDedupe,
-	AfterCombine:   claudeAfterCombine,
-	EnvFilter:      claudeEnv,
-	HookEnv:        claudeHookEnv,
-	Shell:          claudeShell(),
+	Name:         "claude",
+	HomeEnv:      "CLAUDE_CONFIG_DIR",
+	HomeDir:      ".claude",
+	ProjectTrust: projectTrust{},
+	ProjectFiles: []string{claudeSettingsName, claudeLocalSettingsName},
+	// claude -p reads the project's settings and skills untrusted.
+	PrintModeReadsProject: true,
+	ProjectDir:            ".claude",
+	Events:                claudeEventRules(),
+	CompileMatcher:        Matcher,
+	Tools:                 claudeTools,
+	Trust:                 false,
+	KillGrace:             time.Second,
+	PluginRule:            plugins.ClaudeRule,
+	Discover:              claudeDiscover,
+	Dedupe:                claudeDedupe,
+	AfterCombine:          claudeAfterCombine,
+	EnvFilter:             claudeEnv,
+	HookEnv:               claudeHookEnv,
+	Shell:                 claudeShell(),
 	HandlerKinds: map[string]func(*hooks.Engine) hooks.HandlerKind{TypeHTTP: httpKind,
 		evaluate.KindPrompt: evalKind(evaluate.KindPrompt), evaluate.KindAgent: evalKind(evaluate.KindAgent)},
 	HandlerTypes: []string{hooks.TypeCommand, hooks.TypeMCPTool, TypeHTTP, evaluate.KindPrompt, evaluate.KindAgent},
@@ -147,7 +149,7 @@ func claudeDiscover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discove
 	// the host says so (project.trusted, --trust-project).
 	// In print mode (Claude Code's -p) the settings files load without a
 	// trust record (hooks.PrintModeTrust); agents keep the plain rule.
-	if dir := hooks.ProjectFolder(p, hooks.PrintModeTrust(opts), home); dir != "" {
+	if dir := hooks.ProjectFolder(p, hooks.PrintModeTrust(p, opts), home); dir != "" {
 		for _, f := range []struct{ name, layer string }{{claudeSettingsName, hooks.LayerProject}, {claudeLocalSettingsName, LayerLocal}} {
 			if s, ok := d.claudeSettingsFile(p, filepath.Join(dir, f.name), f.layer); ok {
 				files = append(files, s)

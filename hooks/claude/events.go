@@ -173,12 +173,22 @@ func claudeEventRules() []*hooks.EventRules {
 		if ce.mode {
 			common = append(common, "permission_mode")
 		}
+		// Claude Code's common fields end with agent_id and agent_type,
+		// before hook_event_name, on the subagent events too (measured).
+		var fields []string
+		for _, f := range ce.fields {
+			if f == "agent_id" || f == "agent_type" {
+				common = append(common, f)
+			} else {
+				fields = append(fields, f)
+			}
+		}
 		ev := &hooks.EventRules{
 			Name:           ce.name,
 			Label:          ce.label,
 			MatchField:     ce.match,
 			ToolEvent:      ce.tool,
-			InputFields:    append(append(common, "hook_event_name"), ce.fields...),
+			InputFields:    append(append(common, "hook_event_name"), fields...),
 			Blocking:       ce.block != blockNever && ce.block != blockApproval,
 			DefaultTimeout: 600,
 			CompileMatcher: ce.matcher,

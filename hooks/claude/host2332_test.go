@@ -216,17 +216,41 @@ func TestClaudeStdin_EndsWithANewlineUnescaped(t *testing.T) {
 	}
 }
 
+// The subagent events' input has agent_id and agent_type where Claude Code
+// puts them, with the common fields before hook_event_name, and
+// SubagentStart has no permission_mode.
+func TestClaudeStdin_SubagentEventsKeyOrder(t *testing.T) {
+	for event, want := range map[string]string{
+		"SubagentStart": `{"session_id":"s1","transcript_path":null,"cwd":"CWD","agent_id":"a1","agent_type":"reviewer","hook_event_name":"SubagentStart"}`,
+		"SubagentStop":  `{"session_id":"s1","transcript_path":null,"cwd":"CWD","permission_mode":"default","agent_id":"a1","agent_type":"reviewer","hook_event_name":"SubagentStop","stop_hook_active":false,"last_assistant_message":null}`,
+	} {
+		root := claudeFiles(t, map[string]string{"home/settings.json": settings(event, `[{"hooks": [{"type": "command", "command": "cat >&2; exit 2"}]}]`)})
+		e, _ := claudeEngine(t, root, func(o *hooks.Options) { o.Session.ID = "s1" })
+		in := `{"agent_type": "reviewer", "agent_id": "a1"}`
+		if event == "SubagentStop" {
+			in = `{"agent_type": "reviewer", "agent_id": "a1", "stop_hook_active": false}`
+		}
+		res := claudeRun(t, e, event, in)
+		got := strings.TrimSpace(res.Hooks[0].Stderr)
+		if want = strings.ReplaceAll(want, "CWD", e.Session().Cwd); got != want {
+			t.Errorf("%s stdin\n%s\nwant\n%s", event, got, want)
+		}
+	}
+}
+
 // In print mode (Claude Code's -p) a project that ~/.claude.json does not
-// mark trusted has its settings hooks run (the host treats the folder as
-// trusted there) but not its agents' frontmatter hooks; a host's explicit
-// "not trusted" loads no settings hooks in either mode.
+// mark trusted has its settings hooks and its skills' hooks run (the host
+// treats the folder as trusted there) but not its agents' frontmatter
+// hooks, and the settings files are not reported left out; a host's
+// explicit "not trusted" loads nothing from the project in either mode.
 func TestClaudePrintMode_SettingsRunAgentsDoNot(t *testing.T) {
 	root := claudeFiles(t, map[string]string{
-		"project/.claude/settings.json":   settings("Stop", `[{"hooks": [{"type": "command", "command": "echo project"}]}]`),
-		"project/.claude/agents/guard.md": "---\nname: guard\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo agent\n---\nguard\n",
+		"project/.claude/settings.json":        settings("Stop", `[{"hooks": [{"type": "command", "command": "echo project"}]}]`),
+		"project/.claude/agents/guard.md":      "---\nname: guard\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo agent\n---\nguard\n",
+		"project/.claude/skills/lint/SKILL.md": "---\nname: lint\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: echo skill\n---\nlint\n",
 	})
-	layers := func(mod func(o *hooks.Options)) []string {
-		e, _ := claudeEngine(t, root, func(o *hooks.Options) {
+	layers := func(mod func(o *hooks.Options)) ([]string, []hooks.LeftOut) {
+		e, sum := claudeEngine(t, root, func(o *hooks.Options) {
 			o.Discover.ProjectTrusted = false
 			mod(o)
 		})
@@ -235,19 +259,20 @@ func TestClaudePrintMode_SettingsRunAgentsDoNot(t *testing.T) {
 		for _, h := range list {
 			kind := "settings"
 			if h.Scope != nil {
-				kind = "agent"
+				kind = string(h.Scope.Kind)
 			}
 			out = append(out, kind+":"+h.Source.Layer)
 		}
-		return out
+		return out, sum.LeftOut
 	}
-	if got := strings.Join(layers(func(o *hooks.Options) { o.Discover.PrintMode = true }), " "); got != "settings:project" {
-		t.Errorf("print mode, no trust record: %q, want the settings hook only", got)
+	got, left := layers(func(o *hooks.Options) { o.Discover.PrintMode = true })
+	if strings.Join(got, " ") != "settings:project skill:project" || len(left) != 0 {
+		t.Errorf("print mode, no trust record: %q, left out %v; want the settings and skill hooks, nothing left out", got, left)
 	}
-	if got := layers(func(*hooks.Options) {}); len(got) != 0 {
-		t.Errorf("interactive, no trust record: %q, want none", got)
+	if got, left := layers(func(*hooks.Options) {}); len(got) != 0 || len(left) == 0 {
+		t.Errorf("interactive, no trust record: %q, left out %v; want none, the settings left out", got, left)
 	}
-	if got := layers(func(o *hooks.Options) { o.Discover.PrintMode, o.Discover.ProjectTrustKnown = true, true }); len(got) != 0 {
+	if got, _ := layers(func(o *hooks.Options) { o.Discover.PrintMode, o.Discover.ProjectTrustKnown = true, true }); len(got) != 0 {
 		t.Errorf("print mode, host says not trusted: %q, want none", got)
 	}
 }

@@ -46,20 +46,23 @@ const (
 // scoped adds the hooks of the agent and skill definitions. home is the
 // resolved user folder ("" when there is none); found are the plugins
 // discovery loaded.
+// In print mode (Claude Code's -p) the project's skills load as its
+// settings files do (hooks.PrintModeTrust); its agents keep the plain rule.
 func (d *discovery) scoped(p *hooks.Profile, opts hooks.DiscoverOptions, home string, found []*plugins.Plugin) {
 	project := hooks.ProjectFolder(p, opts, home)
+	skillsProject := hooks.ProjectFolder(p, hooks.PrintModeTrust(p, opts), home)
 	names := map[string]bool{}
 	if project != "" {
 		d.agents(p, filepath.Join(project, agentsDirName), hooks.LayerProject, names)
 	} else {
-		d.untrustedScoped(p, opts, home)
+		d.untrustedScoped(p, opts, home, skillsProject == "")
 	}
 	if home != "" {
 		d.agents(p, filepath.Join(home, agentsDirName), hooks.LayerUser, names)
 		d.skills(p, filepath.Join(home, skillsDirName), hooks.Source{Layer: hooks.LayerUser}, nil)
 	}
-	if project != "" {
-		d.skills(p, filepath.Join(project, skillsDirName), hooks.Source{Layer: hooks.LayerProject}, nil)
+	if skillsProject != "" {
+		d.skills(p, filepath.Join(skillsProject, skillsDirName), hooks.Source{Layer: hooks.LayerProject}, nil)
 	}
 	for _, pl := range found {
 		d.pluginAgents(pl)
@@ -129,9 +132,10 @@ func (d *discovery) agents(p *hooks.Profile, dir, layer string, names map[string
 	}
 }
 
-// untrustedScoped warns that a project's agents and skills are not read
-// because the project is not trusted. Only the names are looked at.
-func (d *discovery) untrustedScoped(p *hooks.Profile, opts hooks.DiscoverOptions, home string) {
+// untrustedScoped warns that a project's agents (and, with skills, its
+// skills) are not read because the project is not trusted. Only the names
+// are looked at.
+func (d *discovery) untrustedScoped(p *hooks.Profile, opts hooks.DiscoverOptions, home string, skills bool) {
 	dir := hooks.UntrustedProjectFolder(p, opts, home)
 	if dir == "" {
 		return
@@ -142,18 +146,21 @@ func (d *discovery) untrustedScoped(p *hooks.Profile, opts hooks.DiscoverOptions
 		d.Warns = append(d.Warns, hooks.Warning{Source: agents, Message: fmt.Sprintf(
 			"not reading the hooks of the %d project agent(s) in %s: the project is not trusted %s", len(files), agents, fix)})
 	}
-	skills := filepath.Join(dir, skillsDirName)
+	if !skills {
+		return
+	}
+	skillsDir := filepath.Join(dir, skillsDirName)
 	n := 0
-	if entries, err := os.ReadDir(skills); err == nil {
+	if entries, err := os.ReadDir(skillsDir); err == nil {
 		for _, e := range entries {
-			if _, err := os.Lstat(filepath.Join(skills, e.Name(), skillFileName)); err == nil {
+			if _, err := os.Lstat(filepath.Join(skillsDir, e.Name(), skillFileName)); err == nil {
 				n++
 			}
 		}
 	}
 	if n > 0 {
-		d.Warns = append(d.Warns, hooks.Warning{Source: skills, Message: fmt.Sprintf(
-			"not reading the hooks of the %d project skill(s) in %s: the project is not trusted %s", n, skills, fix)})
+		d.Warns = append(d.Warns, hooks.Warning{Source: skillsDir, Message: fmt.Sprintf(
+			"not reading the hooks of the %d project skill(s) in %s: the project is not trusted %s", n, skillsDir, fix)})
 	}
 }
 

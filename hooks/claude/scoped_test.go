@@ -157,9 +157,15 @@ func TestScoped_SkillHooksJoinTheSessionWhenActivated(t *testing.T) {
 			t.Fatalf("run %d after activation: %s %+v", i, res.Decision, res.Hooks)
 		}
 	}
-	// Inside a subagent too: the skill's hooks are the session's.
+	// Not inside a subagent: the skill was invoked by the main agent
+	// (Claude Code 2.1.332 measured); invoked in the subagent, it runs
+	// there.
+	if res := claudeRun(t, e, "PreToolUse", inAgent(bashInput, "explorer", "x")); res.Decision != hooks.DecisionNone {
+		t.Fatalf("in a subagent, the main agent's skill: %s", res.Decision)
+	}
+	e.ActivateSkillIn("shell-guard", "x")
 	if res := claudeRun(t, e, "PreToolUse", inAgent(bashInput, "explorer", "x")); res.Decision != hooks.DecisionDeny {
-		t.Fatalf("in a subagent: %s", res.Decision)
+		t.Fatalf("in the subagent that invoked the skill: %s", res.Decision)
 	}
 	if l := scopedInfo(t, e); !l[0].Scope.Active {
 		t.Fatalf("activated skill not active in the list")

@@ -61,7 +61,7 @@ func explain(ef *engineFlags, xo *explainOpts, event string, cio *cmdIO) error {
 	}
 	defer e.Close()
 	_ = printWarnings(cio.stderr, e.Warnings(), false)
-	if err := activateSkills(e, xo.skills, cio.stderr); err != nil {
+	if err := activateSkills(e, xo.skills, input, cio.stderr); err != nil {
 		return usageError{err}
 	}
 	list, err := e.Explain(event, input)

@@ -74,7 +74,7 @@ func runEvent(cmd *cobra.Command, ef *engineFlags, ro *runOpts, event string, ci
 	}
 	_, leftOut := e.Sources()
 	printLeftOut(cio.stderr, "warning: ", leftOut)
-	if err := activateSkills(e, ro.skills, cio.stderr); err != nil {
+	if err := activateSkills(e, ro.skills, input, cio.stderr); err != nil {
 		return usageError{err}
 	}
 	res, err := e.Run(signalContext(opts.Logger), event, input, ro.turnID)

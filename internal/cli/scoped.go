@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	json "github.com/goccy/go-json"
+	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
 )
@@ -17,15 +18,17 @@ import (
 // after the agent invoked that skill. An event inside a subagent is one whose input carries
 // agent_type and agent_id (`event -agent TYPE[:ID]` in hookd test scripts).
 
-// activateSkills activates each named skill before the event runs, and
+// activateSkills activates each named skill before the event runs, in the
+// agent of the event's input (its agent_id; none: the main agent), and
 // says on stderr when a name selects no hooks (a typo is not silent).
-func activateSkills(e *hooks.Engine, names []string, stderr io.Writer) error {
+func activateSkills(e *hooks.Engine, names []string, input []byte, stderr io.Writer) error {
+	agentID := gjson.GetBytes(input, "agent_id").Str
 	for _, n := range names {
 		n = strings.TrimSpace(n)
 		if n == "" {
 			return errors.New("--activate-skill: empty skill name")
 		}
-		if len(e.ActivateSkill(n)) == 0 {
+		if len(e.ActivateSkillIn(n, agentID)) == 0 {
 			fmt.Fprintf(stderr, "warning: --activate-skill %s: no discovered skill of that name has hooks\n", n)
 		}
 	}

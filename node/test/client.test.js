@@ -217,4 +217,10 @@ test('hooks/activateSkill adds a Claude Code skill\'s frontmatter hooks to the s
   const res = await hookd.run('PreToolUse', rm);
   assert.equal(res.decision, 'deny');
   assert.deepEqual(res.hooks[0].scope, { kind: 'skill', name: 'guard' });
+  // The main agent invoked it: a subagent's call does not run it, until
+  // the subagent invokes it too.
+  const inAgent = { ...rm, agent_type: 'explorer', agent_id: 'a1' };
+  assert.equal((await hookd.run('PreToolUse', inAgent)).decision, 'none');
+  await hookd.activateSkill('guard', 'a1');
+  assert.equal((await hookd.run('PreToolUse', inAgent)).decision, 'deny');
 });

@@ -134,6 +134,12 @@ class HostTest(unittest.TestCase):
         res = client.run("PreToolUse", rm, timeout=WAIT)
         self.assertEqual(res["decision"], "deny")
         self.assertEqual(res["hooks"][0]["scope"], {"kind": "skill", "name": "guard"})
+        # The main agent invoked it: a subagent's call does not run it,
+        # until the subagent invokes it too.
+        in_agent = dict(rm, agent_type="explorer", agent_id="a1")
+        self.assertEqual(client.run("PreToolUse", in_agent, timeout=WAIT)["decision"], "none")
+        client.activate_skill("guard", "a1")
+        self.assertEqual(client.run("PreToolUse", in_agent, timeout=WAIT)["decision"], "deny")
         with self.assertRaises(HookdError) as err:
             client.activate_skill("")
         self.assertEqual(err.exception.code, INVALID_PARAMS)

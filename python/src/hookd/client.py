@@ -205,10 +205,14 @@ class HookdClient:
     def set_enabled(self, key: str, enabled: bool) -> SetEnabledResult:
         return cast(SetEnabledResult, self.request("hooks/setEnabled", {"key": key, "enabled": enabled}))
 
-    def activate_skill(self, name: str) -> ActivateSkillResult:
-        """Tells hookd the agent invoked a skill (claude profile): its
-        frontmatter hooks run for the rest of the session."""
-        return cast(ActivateSkillResult, self.request("hooks/activateSkill", {"name": name}))
+    def activate_skill(self, name: str, agent_id: str = "") -> ActivateSkillResult:
+        """Tells hookd an agent invoked a skill (claude profile): its
+        frontmatter hooks run in that agent's events (agent_id, the
+        subagent's; empty: the main agent) for the rest of the session."""
+        params: dict[str, str] = {"name": name}
+        if agent_id:
+            params["agentId"] = agent_id
+        return cast(ActivateSkillResult, self.request("hooks/activateSkill", params))
 
     def take_pending(self) -> TakePendingResult:
         return cast(TakePendingResult, self.request("hooks/takePending"))
