@@ -207,7 +207,7 @@ func TestClaude_DoctorUntrustedProject(t *testing.T) {
 		if out, err := exec.Command("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", "-c", work, shell).CombinedOutput(); err != nil {
 			t.Fatalf("tmux: %v\n%s", err, out)
 		}
-		defer exec.Command("tmux", "kill-session", "-t", session).Run()
+		defer killTmux(session)
 		// The screen is the only signal an interactive session gives: poll
 		// it (bounded) for the trust dialog or the hook's file.
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {

@@ -9,9 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/tidwall/gjson"
 
@@ -132,6 +136,26 @@ func TestClaude_ProjectTrust(t *testing.T) {
 	}
 }
 
+// killTmux ends a tmux session and the process group of its pane (the
+// host and its hooks), and waits until the pane's process is gone, so
+// nothing writes into the test's folders after it (pidfd_open: its exit is
+// the signal).
+func killTmux(session string) {
+	out, _ := exec.Command("tmux", "list-panes", "-t", session, "-F", "#{pane_pid}").Output()
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	fd := -1
+	if pid > 0 {
+		fd, _ = unix.PidfdOpen(pid, 0)
+		syscall.Kill(-pid, syscall.SIGKILL)
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	exec.Command("tmux", "kill-session", "-t", session).Run()
+	if fd >= 0 {
+		unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 10000)
+		unix.Close(fd)
+	}
+}
+
 func mustJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -175,7 +199,7 @@ func TestClaude_ProjectTrustInteractive(t *testing.T) {
 		if out, err := exec.Command("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", "-c", work, shell).CombinedOutput(); err != nil {
 			t.Fatalf("tmux: %v\n%s", err, out)
 		}
-		t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", session).Run() })
+		t.Cleanup(func() { killTmux(session) })
 		// The screen is the only signal an interactive session gives: poll it
 		// (bounded) for the dialog or the hook's file.
 		host := "no answer"
@@ -190,7 +214,7 @@ func TestClaude_ProjectTrustInteractive(t *testing.T) {
 				break
 			}
 		}
-		exec.Command("tmux", "kill-session", "-t", session).Run()
+		killTmux(session)
 		list := hookdList(t, home, "--profile", "claude", "--home", filepath.Join(home, ".claude"), "--cwd", work)
 		record(t, "claude", "trust", "project hooks run without asking (interactive): "+st.name, host,
 			yesNo(len(list.Get("hooks").Array()) == 1))
