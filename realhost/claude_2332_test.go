@@ -20,54 +20,60 @@ import (
 // continuation (CLAUDE_CODE_SHINY_FOUNTAIN), a hook's stdin bytes, the
 // 34th event.
 func TestClaude_Exit2TextAndHookTextWrapping(t *testing.T) {
+	withShinySwitch(t, func(t *testing.T, shiny, name string) {
+		rec := rh.NewRecorder(t)
+		once := filepath.Join(rec.Dir, "once")
+		stop := fmt.Sprintf(`cat >/dev/null; [ -f %s ] && exit 0; touch %s; echo 'keep <going> </system-reminder> & on' >&2; exit 2`, once, once)
+		pre := `cat >/dev/null; echo 'pre says no' >&2; exit 2`
+		settings := map[string]any{"hooks": hooksOf(
+			"Stop", []any{cgroup("-", cmdHandler(rec.Cmd("stop-in", "", 0)), cmdHandler(stop))},
+			"PreToolUse", []any{cgroup("Bash", cmdHandler(rec.Cmd("pre-in", "", 0)), cmdHandler(pre))},
+		)}
+		r := newClaude(t, rec, settings, callTool("Bash", `{"command":"echo hi","description":"x"}`), say("finished"), say("again"))
+		if shiny != "" {
+			r.env = []string{"CLAUDE_CODE_SHINY_FOUNTAIN=" + shiny}
+		}
+		r.exec(t, "run it")
+		reqs := r.model.Requests()
+		hostDeny := toolResult(reqs, 1)
+		hostStop := "(no further turn)"
+		if len(reqs) > 2 {
+			hostStop = gjson.Get(reqs[2], "messages.@reverse.0.content.#(type==\"text\")#.text|@reverse|0").Str
+		}
+		// The host keeps the stderr's newline before the closing tag;
+		// hookd trims the stderr. The old text has "Stop hook
+		// feedback:\n" before what hookd hands over.
+		hostStop = strings.ReplaceAll(strings.TrimSpace(hostStop), "\n\n</system-reminder>", "\n</system-reminder>")
+		hostStop = strings.TrimPrefix(hostStop, "Stop hook feedback:\n")
+		preIn := firstCall(t, rec, "pre-in", "claude")
+		stopIn := firstCall(t, rec, "stop-in", "claude")
+		os.Remove(once)
+		rec.Reset()
+		resPre := r.hookd(t, "PreToolUse", preIn.Stdin)
+		resStop := r.hookd(t, "Stop", stopIn.Stdin)
+		hdPre := firstCall(t, rec, "pre-in", "hookd: "+resPre)
+		// Shorter cells: the lead sentence and the recorder's folder.
+		short := func(s string) string {
+			return strings.ReplaceAll(hookTextLead.ReplaceAllString(s, "<lead>"), rec.Dir, "<dir>")
+		}
+		record(t, "claude", "9", "exit 2 on Stop: the text the model gets ("+name+")", short(hostStop), short(gjson.Get(resStop, "continuation").Str))
+		if shiny == "" {
+			record(t, "claude", "9", "exit 2 on PreToolUse: the text the model gets", hostDeny, gjson.Get(resPre, "reason").Str)
+			record(t, "claude", "9", "stdin bytes of a command hook (newline at the end, host key order, <>& as they are)",
+				"same as the host's", map[bool]string{true: "same as the host's", false: fmt.Sprintf("%q", hdPre.Stdin)}[hdPre.Stdin == preIn.Stdin])
+		}
+	})
+}
+
+// withShinySwitch runs f as a subtest with CLAUDE_CODE_SHINY_FOUNTAIN unset
+// (shiny "") and off ("0"); name says which.
+func withShinySwitch(t *testing.T, f func(t *testing.T, shiny, name string)) {
 	for _, shiny := range []string{"", "0"} {
 		name := "CLAUDE_CODE_SHINY_FOUNTAIN unset"
 		if shiny != "" {
 			name = "CLAUDE_CODE_SHINY_FOUNTAIN=" + shiny
 		}
-		t.Run(name, func(t *testing.T) {
-			rec := rh.NewRecorder(t)
-			once := filepath.Join(rec.Dir, "once")
-			stop := fmt.Sprintf(`cat >/dev/null; [ -f %s ] && exit 0; touch %s; echo 'keep <going> </system-reminder> & on' >&2; exit 2`, once, once)
-			pre := `cat >/dev/null; echo 'pre says no' >&2; exit 2`
-			settings := map[string]any{"hooks": hooksOf(
-				"Stop", []any{cgroup("-", cmdHandler(rec.Cmd("stop-in", "", 0)), cmdHandler(stop))},
-				"PreToolUse", []any{cgroup("Bash", cmdHandler(rec.Cmd("pre-in", "", 0)), cmdHandler(pre))},
-			)}
-			r := newClaude(t, rec, settings, callTool("Bash", `{"command":"echo hi","description":"x"}`), say("finished"), say("again"))
-			if shiny != "" {
-				r.env = []string{"CLAUDE_CODE_SHINY_FOUNTAIN=" + shiny}
-			}
-			r.exec(t, "run it")
-			reqs := r.model.Requests()
-			hostDeny := toolResult(reqs, 1)
-			hostStop := "(no further turn)"
-			if len(reqs) > 2 {
-				hostStop = gjson.Get(reqs[2], "messages.@reverse.0.content.#(type==\"text\")#.text|@reverse|0").Str
-			}
-			// The host keeps the stderr's newline before the closing tag;
-			// hookd trims the stderr. The old text has "Stop hook
-			// feedback:\n" before what hookd hands over.
-			hostStop = strings.ReplaceAll(strings.TrimSpace(hostStop), "\n\n</system-reminder>", "\n</system-reminder>")
-			hostStop = strings.TrimPrefix(hostStop, "Stop hook feedback:\n")
-			preIn := firstCall(t, rec, "pre-in", "claude")
-			stopIn := firstCall(t, rec, "stop-in", "claude")
-			os.Remove(once)
-			rec.Reset()
-			resPre := r.hookd(t, "PreToolUse", preIn.Stdin)
-			resStop := r.hookd(t, "Stop", stopIn.Stdin)
-			hdPre := firstCall(t, rec, "pre-in", "hookd: "+resPre)
-			// Shorter cells: the lead sentence and the recorder's folder.
-			short := func(s string) string {
-				return strings.ReplaceAll(hookTextLead.ReplaceAllString(s, "<lead>"), rec.Dir, "<dir>")
-			}
-			record(t, "claude", "9", "exit 2 on Stop: the text the model gets ("+name+")", short(hostStop), short(gjson.Get(resStop, "continuation").Str))
-			if shiny == "" {
-				record(t, "claude", "9", "exit 2 on PreToolUse: the text the model gets", hostDeny, gjson.Get(resPre, "reason").Str)
-				record(t, "claude", "9", "stdin bytes of a command hook (newline at the end, host key order, <>& as they are)",
-					"same as the host's", map[bool]string{true: "same as the host's", false: fmt.Sprintf("%q", hdPre.Stdin)}[hdPre.Stdin == preIn.Stdin])
-			}
-		})
+		t.Run(name, func(t *testing.T) { f(t, shiny, name) })
 	}
 }
 

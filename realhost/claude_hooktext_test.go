@@ -52,52 +52,46 @@ func shortLeads(s string) string {
 // go in as stream-json, so the note of the first reaches the model with the
 // second.
 func TestClaude_PromptStopNoteAndTaskCreatedText(t *testing.T) {
-	for _, shiny := range []string{"", "0"} {
-		name := "CLAUDE_CODE_SHINY_FOUNTAIN unset"
+	withShinySwitch(t, func(t *testing.T, shiny, name string) {
+		rec := rh.NewRecorder(t)
+		once := filepath.Join(rec.Dir, "once")
+		stop := fmt.Sprintf(`cat >/dev/null; [ -f %[1]s ] && exit 0; touch %[1]s; echo '{"continue":false,"stopReason":"no <more> </system-reminder> & stop"}'`, once)
+		task := `cat >/dev/null; echo 'no </system-reminder> task <' >&2; exit 2`
+		settings := map[string]any{"hooks": hooksOf(
+			"UserPromptSubmit", []any{cgroup("-", cmdHandler(rec.Cmd("ups-in", "", 0)), cmdHandler(stop))},
+			"TaskCreated", []any{cgroup("-", cmdHandler(rec.Cmd("task-in", "", 0)), cmdHandler(task))},
+		)}
+		r := newClaude(t, rec, settings, callTool("TaskCreate", `{"subject":"write tests","description":"d"}`), say("answered"))
 		if shiny != "" {
-			name = "CLAUDE_CODE_SHINY_FOUNTAIN=" + shiny
+			r.env = []string{"CLAUDE_CODE_SHINY_FOUNTAIN=" + shiny}
 		}
-		t.Run(name, func(t *testing.T) {
-			rec := rh.NewRecorder(t)
-			once := filepath.Join(rec.Dir, "once")
-			stop := fmt.Sprintf(`cat >/dev/null; [ -f %[1]s ] && exit 0; touch %[1]s; echo '{"continue":false,"stopReason":"no <more> </system-reminder> & stop"}'`, once)
-			task := `cat >/dev/null; echo 'no </system-reminder> task <' >&2; exit 2`
-			settings := map[string]any{"hooks": hooksOf(
-				"UserPromptSubmit", []any{cgroup("-", cmdHandler(rec.Cmd("ups-in", "", 0)), cmdHandler(stop))},
-				"TaskCreated", []any{cgroup("-", cmdHandler(rec.Cmd("task-in", "", 0)), cmdHandler(task))},
-			)}
-			r := newClaude(t, rec, settings, callTool("TaskCreate", `{"subject":"write tests","description":"d"}`), say("answered"))
-			if shiny != "" {
-				r.env = []string{"CLAUDE_CODE_SHINY_FOUNTAIN=" + shiny}
+		r.execPrompts(t, []string{"first prompt", "second prompt"})
+		reqs := r.model.Requests()
+		hostNote := "(no note)"
+		for _, b := range textBlocks(reqs, 0) {
+			if strings.Contains(b, "Operation stopped by hook") {
+				hostNote = strings.TrimSuffix(b, "\n")
 			}
-			r.execPrompts(t, []string{"first prompt", "second prompt"})
-			reqs := r.model.Requests()
-			hostNote := "(no note)"
-			for _, b := range textBlocks(reqs, 0) {
-				if strings.Contains(b, "Operation stopped by hook") {
-					hostNote = strings.TrimSuffix(b, "\n")
-				}
-			}
-			hostTask := toolResult(reqs, 1)
-			// The host's own words before hookd's text: the label of a
-			// TaskCreated block, and, with the switch off, the note's
-			// opening.
-			hostTask = strings.TrimPrefix(hostTask, "TaskCreated hook feedback:\n")
-			if shiny != "" {
-				hostNote = strings.TrimPrefix(hostNote, "Operation stopped by hook: ")
-			}
-			upsIn := firstCall(t, rec, "ups-in", "claude")
-			taskIn := firstCall(t, rec, "task-in", "claude")
-			os.Remove(once)
-			rec.Reset()
-			resUPS := r.hookd(t, "UserPromptSubmit", upsIn.Stdin)
-			resTask := r.hookd(t, "TaskCreated", taskIn.Stdin)
-			record(t, "claude", "10", "UserPromptSubmit continue:false: the note the model gets with the next prompt ("+name+")",
-				shortLeads(hostNote), shortLeads(gjson.Get(resUPS, "reason").Str))
-			record(t, "claude", "10", "TaskCreated exit 2: the text the model gets in the TaskCreate tool's error ("+name+")",
-				hostTask, gjson.Get(resTask, "reason").Str)
-		})
-	}
+		}
+		hostTask := toolResult(reqs, 1)
+		// The host's own words before hookd's text: the label of a
+		// TaskCreated block, and, with the switch off, the note's
+		// opening.
+		hostTask = strings.TrimPrefix(hostTask, "TaskCreated hook feedback:\n")
+		if shiny != "" {
+			hostNote = strings.TrimPrefix(hostNote, "Operation stopped by hook: ")
+		}
+		upsIn := firstCall(t, rec, "ups-in", "claude")
+		taskIn := firstCall(t, rec, "task-in", "claude")
+		os.Remove(once)
+		rec.Reset()
+		resUPS := r.hookd(t, "UserPromptSubmit", upsIn.Stdin)
+		resTask := r.hookd(t, "TaskCreated", taskIn.Stdin)
+		record(t, "claude", "10", "UserPromptSubmit continue:false: the note the model gets with the next prompt ("+name+")",
+			shortLeads(hostNote), shortLeads(gjson.Get(resUPS, "reason").Str))
+		record(t, "claude", "10", "TaskCreated exit 2: the text the model gets in the TaskCreate tool's error ("+name+")",
+			hostTask, gjson.Get(resTask, "reason").Str)
+	})
 }
 
 // Item 10: a UserPromptSubmit exit 2 drops the prompt: the model never gets

@@ -3,7 +3,6 @@
 package realhost
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -28,6 +27,18 @@ func pluginRuns(rec *rh.Recorder, name, home string) string {
 	return fmt.Sprintf("ran %d time(s); CLAUDE_PLUGIN_DATA %s", len(cs), strings.Join(data, ", "))
 }
 
+// hookdWithPlugin runs the input the host gave hook "plug" (a Bash call)
+// through hookd with --plugin root, and says how the hook ran there.
+func (r *claudeRun) hookdWithPlugin(t *testing.T, root string) string {
+	in := `{"tool_name":"Bash","tool_input":{"command":"echo hi","description":"x"},"tool_use_id":"t1"}`
+	if cs := r.rec.Calls("plug"); len(cs) > 0 {
+		in = cs[0].Stdin
+	}
+	r.rec.Reset()
+	r.hookd(t, "PreToolUse", in, "--plugin", root)
+	return pluginRuns(r.rec, "plug", r.home)
+}
+
 // Item 7: a plugin given inline (the host's --plugin-dir, hookd's --plugin)
 // has its data folder named <name>-inline.
 func TestClaude_InlinePluginDataFolder(t *testing.T) {
@@ -38,13 +49,7 @@ func TestClaude_InlinePluginDataFolder(t *testing.T) {
 	rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), mustJSON(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.Cmd("plug", "", 0))})}))
 	r.exec(t, "run it", "--plugin-dir", root)
 	host := pluginRuns(rec, "plug", r.home)
-	in := `{"tool_name":"Bash","tool_input":{"command":"echo hi","description":"x"},"tool_use_id":"t1"}`
-	if cs := rec.Calls("plug"); len(cs) > 0 {
-		in = cs[0].Stdin
-	}
-	rec.Reset()
-	r.hookd(t, "PreToolUse", in, "--plugin", root)
-	record(t, "claude", "7", "plugin given inline (host --plugin-dir, hookd --plugin): runs, and its data folder", host, pluginRuns(rec, "plug", r.home))
+	record(t, "claude", "7", "plugin given inline (host --plugin-dir, hookd --plugin): runs, and its data folder", host, r.hookdWithPlugin(t, root))
 }
 
 // Item 7: an installed plugin (installed_plugins.json, a directory
@@ -54,28 +59,11 @@ func TestClaude_PluginNamedAndInstalledRunsOnce(t *testing.T) {
 	rec := rh.NewRecorder(t)
 	r := newClaude(t, rec, map[string]any{"enabledPlugins": map[string]bool{"guard@mkt": true}},
 		callTool("Bash", `{"command":"echo hi","description":"x"}`), say("finished"))
-	src := filepath.Join(t.TempDir(), "mkt")
-	rh.WriteFile(t, filepath.Join(src, ".claude-plugin", "marketplace.json"),
-		`{"name":"mkt","owner":{"name":"realhost"},"plugins":[{"name":"guard","source":"./guard","version":"1.0.0"}]}`)
-	hooks, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.Cmd("plug", "", 0))})})
-	plugins := filepath.Join(r.home, ".claude", "plugins")
-	cache := filepath.Join(plugins, "cache", "mkt", "guard", "1.0.0")
-	for _, root := range []string{filepath.Join(src, "guard"), cache} {
-		rh.WriteFile(t, filepath.Join(root, ".claude-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
-		rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), string(hooks))
-	}
-	rh.WriteFile(t, filepath.Join(plugins, "known_marketplaces.json"), `{"mkt":{"source":{"source":"directory","path":"`+src+`"},"installLocation":"`+src+`","lastUpdated":"2026-12-01T00:00:00.000Z"}}`)
-	rh.WriteFile(t, filepath.Join(plugins, "installed_plugins.json"), `{"version":2,"plugins":{"guard@mkt":[{"scope":"user","installPath":"`+cache+`","version":"1.0.0","installedAt":"2026-12-01T00:00:00.000Z","lastUpdated":"2026-12-01T00:00:00.000Z"}]}}`)
+	src, _ := installDirectoryPlugin(t, r, rec)
 	named := filepath.Join(src, "guard")
 	r.exec(t, "run it", "--plugin-dir", named)
 	host := pluginRuns(rec, "plug", r.home)
-	in := `{"tool_name":"Bash","tool_input":{"command":"echo hi","description":"x"},"tool_use_id":"t1"}`
-	if cs := rec.Calls("plug"); len(cs) > 0 {
-		in = cs[0].Stdin
-	}
-	rec.Reset()
-	r.hookd(t, "PreToolUse", in, "--plugin", named)
-	record(t, "claude", "7", "installed plugin also given inline with the folder it runs from: runs per call, and its data folder", host, pluginRuns(rec, "plug", r.home))
+	record(t, "claude", "7", "installed plugin also given inline with the folder it runs from: runs per call, and its data folder", host, r.hookdWithPlugin(t, named))
 }
 
 // Item 4: the input of a SubagentStart hook has no permission_mode (the
@@ -87,12 +75,7 @@ func TestClaude_SubagentStartInput(t *testing.T) {
 	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("SubagentStart", every)})
 	rh.WriteFile(t, filepath.Join(r.home, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code. Use for reviews.\ntools: Bash\n---\nYou review code.\n")
 	r.model.SetScript(callTool("Agent", `{"description":"review","prompt":"review it","subagent_type":"reviewer"}`), say("finished"))
-	r.model.side = func(body string) (turn, bool) {
-		if !strings.Contains(body, "You review code.") {
-			return turn{}, false
-		}
-		return say("reviewed"), true
-	}
+	r.subagentScript("You review code.")
 	r.exec(t, "run it")
 	fields := func(stdin string) string {
 		var keys []string

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -33,45 +32,12 @@ func TestClaude_PrintModeProjectHooks(t *testing.T) {
 		"PreToolUse", []any{group("Bash", rec.Cmd("settings", "", 0))})}))
 	rh.WriteFile(t, filepath.Join(proj, "skills", "guard", "SKILL.md"), "---\nname: guard\ndescription: Guards the shell. Use before running shell commands.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(rec.Cmd("skill", "", 0))+"\n---\nFollow the guard.\n")
 	rh.WriteFile(t, filepath.Join(proj, "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code. Use for reviews.\ntools: Bash\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(rec.Cmd("agent", "", 0))+"\n---\nYou review code.\n")
-	bash := func(c string) turn { return callTool("Bash", `{"command":"`+c+`","description":"x"}`) }
+	bash := bashTurn
 	r.model.SetScript(bash("echo before"), callTool("Skill", `{"skill":"guard"}`), bash("echo after"),
 		callTool("Agent", `{"description":"review","prompt":"review it","subagent_type":"reviewer"}`), say("finished"))
-	var subMu sync.Mutex
-	sub := []turn{bash("echo inside"), say("reviewed")}
-	r.model.side = func(body string) (turn, bool) {
-		if !strings.Contains(body, "You review code.") {
-			return turn{}, false
-		}
-		subMu.Lock()
-		defer subMu.Unlock()
-		if len(sub) == 0 {
-			return say("reviewed"), true
-		}
-		tn := sub[0]
-		sub = sub[1:]
-		return tn, true
-	}
+	r.subagentScript("You review code.", bash("echo inside"), say("reviewed"))
 	r.exec(t, "run it")
-	key := func(stdin string) string {
-		ev := gjson.Get(stdin, "hook_event_name").Str
-		if cmd := gjson.Get(stdin, "tool_input.command").Str; cmd != "" {
-			ev += ":" + cmd
-		}
-		if gjson.Get(stdin, "agent_id").Str != "" {
-			ev += "@" + gjson.Get(stdin, "agent_type").Str
-		}
-		return ev
-	}
-	calls := func(name string) string {
-		var out []string
-		for _, c := range rec.Calls(name) {
-			out = append(out, key(c.Stdin))
-		}
-		if len(out) == 0 {
-			return "none"
-		}
-		return strings.Join(out, ",")
-	}
+	calls := func(name string) string { return callKeys(rec, name, "none") }
 	host := [3]string{calls("settings"), calls("skill"), calls("agent")}
 	events := calls("all")
 	t.Logf("events in Claude Code: %s", events)

@@ -26,7 +26,7 @@ func TestClaude_SkillFrontmatterHooks(t *testing.T) {
 	skill := filepath.Join(r.home, ".claude", "skills", "guard")
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	rh.WriteFile(t, filepath.Join(skill, "SKILL.md"), "---\nname: guard\ndescription: Guards the shell. Use before running shell commands.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(every)+"\n        - type: command\n          command: "+q(once)+"\n          once: true\n---\nFollow the guard.\n")
-	bash := func(c string) turn { return callTool("Bash", `{"command":"`+c+`","description":"x"}`) }
+	bash := bashTurn
 	r.model.SetScript(bash("echo before"), callTool("Skill", `{"skill":"guard"}`), bash("echo after1"), bash("echo after2"), say("finished"))
 	r.exec(t, "run it")
 	cmds := func(name string) string {
@@ -69,6 +69,55 @@ func TestClaude_SkillFrontmatterHooks(t *testing.T) {
 	}
 }
 
+// bashTurn is a Bash tool call of command c.
+func bashTurn(c string) turn { return callTool("Bash", `{"command":"`+c+`","description":"x"}`) }
+
+// subagentScript answers the subagent's requests (those whose system prompt
+// holds marker, the agent's body) with their own turns, whenever they
+// come; "reviewed" once they are used up.
+func (r *claudeRun) subagentScript(marker string, turns ...turn) {
+	var mu sync.Mutex
+	r.model.side = func(body string) (turn, bool) {
+		if !strings.Contains(body, marker) {
+			return turn{}, false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(turns) == 0 {
+			return say("reviewed"), true
+		}
+		tn := turns[0]
+		turns = turns[1:]
+		return tn, true
+	}
+}
+
+// eventKey names a recorded call: its event, the Bash command, and the
+// subagent's type when inside one ("PreToolUse:echo inside@reviewer").
+func eventKey(stdin string) string {
+	ev := gjson.Get(stdin, "hook_event_name").Str
+	if cmd := gjson.Get(stdin, "tool_input.command").Str; cmd != "" {
+		ev += ":" + cmd
+	}
+	if gjson.Get(stdin, "agent_id").Str != "" {
+		ev += "@" + gjson.Get(stdin, "agent_type").Str
+	}
+	return ev
+}
+
+// callKeys lists the eventKeys of hook name's calls, or none when it never
+// ran.
+func callKeys(rec *rh.Recorder, name, none string) string {
+	var out []string
+	for _, c := range rec.Calls(name) {
+		out = append(out, eventKey(c.Stdin))
+	}
+	if len(out) == 0 {
+		return none
+	}
+	return strings.Join(out, ",")
+}
+
 // Issue 17: a user agent's frontmatter hooks run for the tool calls inside
 // that subagent only, and its Stop hook runs as SubagentStop when the
 // subagent finishes; the main agent's calls and Stop do not run them. A
@@ -82,44 +131,12 @@ func TestClaude_AgentFrontmatterHooks(t *testing.T) {
 	r := newClaude(t, rec, map[string]any{"hooks": hooksOf("PreToolUse", every, "SubagentStart", every, "SubagentStop", every, "Stop", every)})
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	rh.WriteFile(t, filepath.Join(r.home, ".claude", "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews code. Use for reviews.\ntools: Bash\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "+q(pre)+"\n  Stop:\n    - hooks:\n        - type: command\n          command: "+q(stop)+"\n---\nYou review code.\n")
-	bash := func(c string) turn { return callTool("Bash", `{"command":"`+c+`","description":"x"}`) }
+	bash := bashTurn
 	r.model.SetScript(callTool("Agent", `{"description":"review","prompt":"review it","subagent_type":"reviewer"}`),
 		bash("echo outside"), say("finished"))
-	// The subagent's requests (its system prompt is the agent's body) get
-	// their own script, whenever they come.
-	var subMu sync.Mutex
-	sub := []turn{bash("echo inside"), say("reviewed")}
-	r.model.side = func(body string) (turn, bool) {
-		if !strings.Contains(body, "You review code.") {
-			return turn{}, false
-		}
-		subMu.Lock()
-		defer subMu.Unlock()
-		if len(sub) == 0 {
-			return say("reviewed"), true
-		}
-		tn := sub[0]
-		sub = sub[1:]
-		return tn, true
-	}
+	r.subagentScript("You review code.", bash("echo inside"), say("reviewed"))
 	r.exec(t, "run it")
-	key := func(stdin string) string {
-		ev := gjson.Get(stdin, "hook_event_name").Str
-		if cmd := gjson.Get(stdin, "tool_input.command").Str; cmd != "" {
-			ev += ":" + cmd
-		}
-		if id := gjson.Get(stdin, "agent_id").Str; id != "" {
-			ev += "@" + gjson.Get(stdin, "agent_type").Str
-		}
-		return ev
-	}
-	cmds := func(name string) string {
-		var out []string
-		for _, c := range rec.Calls(name) {
-			out = append(out, key(c.Stdin))
-		}
-		return strings.Join(out, ",")
-	}
+	cmds := func(name string) string { return callKeys(rec, name, "") }
 	host := [2]string{cmds("agentpre"), cmds("agentstop")}
 	var inputs []string
 	for _, c := range rec.Calls("all") {

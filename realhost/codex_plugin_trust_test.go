@@ -4,10 +4,7 @@ package realhost
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/hookd/hookd/realhost/rh"
@@ -22,12 +19,7 @@ func TestCodex_PluginTrustInterop(t *testing.T) {
 	for _, reviewed := range []bool{false, true} {
 		rec := rh.NewRecorder(t)
 		r := newCodex(t, hooksOf(), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
-		root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
-		rh.WriteFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
-		b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.Cmd("plug", "", 0))})})
-		rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
-		cfg, _ := os.ReadFile(filepath.Join(r.home, "config.toml"))
-		rh.WriteFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
+		installCodexPlugin(t, r, rec)
 		if reviewed {
 			ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 			out, errOut, err := rh.Run(ctx, r.work, append(baseEnv(r.home), "CODEX_HOME="+r.home), "", rh.Hookd(t), "trust", "--all", "--home", r.home)
@@ -66,12 +58,7 @@ func TestCodex_PluginTrustInterop(t *testing.T) {
 func TestCodex_PluginNamedAndInstalledRunsOnce(t *testing.T) {
 	rec := rh.NewRecorder(t)
 	r := newCodex(t, hooksOf(), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
-	root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
-	rh.WriteFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
-	b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.Cmd("plug", "", 0))})})
-	rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
-	cfg, _ := os.ReadFile(filepath.Join(r.home, "config.toml"))
-	rh.WriteFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
+	root := installCodexPlugin(t, r, rec)
 	r.exec(t, "run it")
 	runs := func() string {
 		cs := rec.Calls("plug")

@@ -163,16 +163,24 @@ func TestCodex_PostToolUseContinueFalse(t *testing.T) {
 	}
 }
 
-// Items 4 and 6: a plugin installed in Codex's cache and enabled in config.toml.
-func TestCodex_InstalledPlugin(t *testing.T) {
-	rec := rh.NewRecorder(t)
-	r := newCodex(t, hooksOf(), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
+// installCodexPlugin installs plugin guard@mkt in Codex's cache, enabled in
+// config.toml, with a PreToolUse Bash hook that records "plug"; it returns
+// the plugin's folder.
+func installCodexPlugin(t *testing.T, r *codexRun, rec *rh.Recorder) string {
 	root := filepath.Join(r.home, "plugins", "cache", "mkt", "guard", "1.0.0")
 	rh.WriteFile(t, filepath.Join(root, ".codex-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`)
 	b, _ := json.Marshal(map[string]any{"hooks": hooksOf("PreToolUse", []any{group("Bash", rec.Cmd("plug", "", 0))})})
 	rh.WriteFile(t, filepath.Join(root, "hooks", "hooks.json"), string(b))
 	cfg, _ := os.ReadFile(filepath.Join(r.home, "config.toml"))
 	rh.WriteFile(t, filepath.Join(r.home, "config.toml"), string(cfg)+"\n[plugins.\"guard@mkt\"]\nenabled = true\n")
+	return root
+}
+
+// Items 4 and 6: a plugin installed in Codex's cache and enabled in config.toml.
+func TestCodex_InstalledPlugin(t *testing.T) {
+	rec := rh.NewRecorder(t)
+	r := newCodex(t, hooksOf(), callTool("exec_command", `{"cmd":"echo hi"}`), say("finished"))
+	installCodexPlugin(t, r, rec)
 	r.exec(t, "run it")
 	describe := func() (string, string) {
 		cs := rec.Calls("plug")
