@@ -225,14 +225,7 @@ func matrixSuite(to *testOpts, s suite, hosts []string, self, bin string) (*matr
 				continue
 			}
 			t, _ := hooks.LookupPortTable(h)
-			c := compareCell(t, b, perHost[h][name])
-			if rep := mp.Ports[h]; rep != nil {
-				c.Detail = strings.ReplaceAll(c.Detail, rep.Out+string(filepath.Separator), "")
-				if c.Outcome == cellDifferent && strings.Contains(c.Rule, "no rule in the") && len(rep.Lost) > 0 {
-					c.Rule += "; the port could not carry over: " + strings.Join(rep.Lost, "; ")
-				}
-			}
-			mt.Cells[h] = c
+			mt.Cells[h] = compareCell(t, mp.Ports[h], b, perHost[h][name])
 		}
 		mp.Tests = append(mp.Tests, mt)
 	}
@@ -241,8 +234,54 @@ func matrixSuite(to *testOpts, s suite, hosts []string, self, bin string) (*matr
 
 var failLine = regexp.MustCompile(`(?m)^FAIL: .*$`)
 
-// compareCell compares a script's outcome on a host with its own host's.
-func compareCell(t *hooks.PortTable, base, got scriptResult) matrixCell {
+// compareCell compares a script's outcome on a host with its own host's,
+// run on the port rep wrote (nil: none was written).
+func compareCell(t *hooks.PortTable, rep *portReport, base, got scriptResult) matrixCell {
+	c := compareOutcome(t, base, got)
+	if rep == nil {
+		return c
+	}
+	c.Detail = strings.ReplaceAll(c.Detail, rep.Out+string(filepath.Separator), "")
+	if c.Outcome != cellDifferent {
+		return c
+	}
+	// A hook that failed for want of the plugin data folder failed for what
+	// the port could not carry over, not for a rule of the host's.
+	if lost := lostDataFolder(rep); lost != "" && hookStderrMentions(got.log, "PLUGIN_DATA") && !hookStderrMentions(base.log, "PLUGIN_DATA") {
+		c.Rule, c.Link = "not carried over: "+lost, t.Doc
+		return c
+	}
+	if strings.Contains(c.Rule, "no rule in the") && len(rep.Lost) > 0 {
+		c.Rule += "; the port could not carry over: " + strings.Join(rep.Lost, "; ")
+	}
+	return c
+}
+
+// lostDataFolder is the port report's note that the host gives no plugin
+// data folder, if it has one.
+func lostDataFolder(rep *portReport) string {
+	for _, l := range rep.Lost {
+		if strings.Contains(l, "PLUGIN_DATA") {
+			return l
+		}
+	}
+	return ""
+}
+
+// hookStderrMentions reports whether a hook's stderr, as a script's log
+// shows hookd run's result, holds word.
+func hookStderrMentions(log, word string) bool {
+	for _, line := range strings.Split(log, "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, `"stderr": `) && strings.Contains(l, word) {
+			return true
+		}
+	}
+	return false
+}
+
+// compareOutcome compares the outcomes and names the host's rule behind a
+// difference.
+func compareOutcome(t *hooks.PortTable, base, got scriptResult) matrixCell {
 	if i := strings.Index(got.log, notExpressible); i >= 0 {
 		line, _, _ := strings.Cut(got.log[i+len(notExpressible):], "\n")
 		return matrixCell{Outcome: cellNotExpressibe, Rule: line, Link: t.Doc + "#events"}

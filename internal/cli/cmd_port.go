@@ -114,8 +114,7 @@ func runPort(po *portOpts, plugin string, cio *cmdIO) error {
 		v.Equivalent = true
 		for _, f := range files {
 			name := strings.TrimSuffix(filepath.Base(f), ".txtar")
-			c := compareCell(t, base[name], got[name])
-			c.Detail = strings.ReplaceAll(c.Detail, out+string(filepath.Separator), "")
+			c := compareCell(t, rep, base[name], got[name])
 			v.Tests = append(v.Tests, matrixTest{Name: name, Native: base[name].status, Cells: map[string]matrixCell{po.to: c}})
 			if c.Outcome != cellSame || base[name].status != "PASS" {
 				v.Equivalent = false

@@ -72,3 +72,23 @@ func TestTranslateHooks_RenamesEventsToolsAndTimeouts(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareCell_AHookWithoutItsDataFolderIsNotCarriedOver(t *testing.T) {
+	tb, _ := hooks.LookupPortTable("qwen")
+	rep := &portReport{Out: "/port", Lost: []string{"the plugin reads PLUGIN_DATA or CLAUDE_PLUGIN_DATA: qwen gives a plugin no data folder, and hooks see neither variable"}}
+	base := scriptResult{status: "PASS", log: "> hookd run UserPromptSubmit --input event.json\n      \"stderr\": \"\",\n> status succeeded\n"}
+	failed := "> hookd run UserPromptSubmit --input event.json\n      \"stderr\": \"KeyError: 'CLAUDE_PLUGIN_DATA'\\n\",\n> status succeeded\nFAIL: /port/testscripts/prompt.txtar:5: status: hooks ran with other statuses\n"
+	c := compareCell(tb, rep, base, scriptResult{status: "FAIL", log: failed})
+	if c.Outcome != cellDifferent || !strings.HasPrefix(c.Rule, "not carried over: the plugin reads PLUGIN_DATA") {
+		t.Errorf("a hook that fails for want of its data folder: %+v", c)
+	}
+	if strings.Contains(c.Detail, "/port/") {
+		t.Errorf("the detail names the port's temporary folder: %s", c.Detail)
+	}
+	// A failure that does not come from the missing folder keeps the
+	// table's rule.
+	other := strings.ReplaceAll(failed, "KeyError: 'CLAUDE_PLUGIN_DATA'", "boom")
+	if c := compareCell(tb, rep, base, scriptResult{status: "FAIL", log: other}); strings.HasPrefix(c.Rule, "not carried over") {
+		t.Errorf("another failure is put down to the data folder: %+v", c)
+	}
+}
