@@ -8,8 +8,11 @@
 // model's turns (Gemini's generateContent API, or OpenAI chat completions).
 // Each case runs hooks under the real CLI, records what each hook received
 // and what reached the model, then runs `hookd run` on the input the hook
-// received and compares. The test prints one table per profile and writes
-// them to $REALHOST_TABLE when set.
+// received and compares. The port cases (port_test.go) write real Claude
+// Code plugins from fixtures/plugins for Gemini CLI and Qwen Code with
+// `hookd port`, install the result as the host's extension and check each
+// test's outcome under the real CLI against the port's report. The test
+// prints one table per profile and writes them to $REALHOST_TABLE when set.
 //
 // It is opt-in (the first three CLIs and Node 22 take about 600 MB; Droid,
 // Letta Code and Cline 840 MB more) and follows the

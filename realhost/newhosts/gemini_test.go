@@ -21,6 +21,7 @@ import (
 // geminiRun is one `gemini -p` run against a scripted model.
 type geminiRun struct {
 	home, work string
+	env        []string // added to the CLI's environment
 	rec        *rh.Recorder
 	model      *model
 	stdout     string
@@ -50,6 +51,7 @@ func (r *geminiRun) run(t *testing.T, prompt string) {
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
 	env := append(baseEnv(r.home), "GEMINI_API_KEY=realhost", "GEMINI_CLI_NO_RELAUNCH=1", "GOOGLE_GEMINI_BASE_URL="+r.model.URL())
+	env = append(env, r.env...)
 	start := time.Now()
 	var err error
 	r.stdout, r.stderr, err = rh.Run(ctx, r.work, env, "", bin, "-p", prompt, "--skip-trust", "--yolo", "--output-format", "json", "-m", "gemini-2.5-flash")
