@@ -251,6 +251,17 @@ func compareCell(t *hooks.PortTable, rep *portReport, base, got scriptResult) ma
 		c.Rule, c.Link = "not carried over: "+lost, t.Doc
 		return c
 	}
+	// So did one whose script compares tool_name with a Claude Code name
+	// the host spells otherwise.
+	if i := strings.LastIndex(got.log, renamedTool); got.status == "FAIL" && i >= 0 {
+		tool, _, _ := strings.Cut(got.log[i+len(renamedTool):], " ")
+		for _, l := range rep.Lost {
+			if strings.Contains(l, fmt.Sprintf(" names the tool %q: ", tool)) {
+				c.Rule, c.Link = "not carried over: "+l, t.Doc+"#matchers"
+				return c
+			}
+		}
+	}
 	if strings.Contains(c.Rule, "no rule in the") && len(rep.Lost) > 0 {
 		c.Rule += "; the port could not carry over: " + strings.Join(rep.Lost, "; ")
 	}

@@ -152,9 +152,10 @@ func portPlugin(root, to, out string) (*portReport, error) {
 	if err := copyTree(root, out, skip, r); err != nil {
 		return nil, err
 	}
-	if to != "claude" && to != "codex" && mentions(out, "PLUGIN_DATA") {
+	if to != "claude" && to != "codex" && mentions(out, skip, "PLUGIN_DATA") != "" {
 		r.Lost = append(r.Lost, fmt.Sprintf("the plugin reads PLUGIN_DATA or CLAUDE_PLUGIN_DATA: %s gives a plugin no data folder, and hooks see neither variable", to))
 	}
+	r.Lost = append(r.Lost, toolNameChecks(t, out, skip)...)
 	body := translateHooks(t, from, src, r)
 	doc := map[string]any{"hooks": body}
 	if t.Layout.Version != 0 {
@@ -270,12 +271,21 @@ func hostMatches(profile, event string) bool {
 	return ev == nil || ev.MatchField != ""
 }
 
-// mentions reports whether a file of the copied plugin (up to 1 MiB each)
-// holds word.
-func mentions(dir, word string) bool {
-	found := false
+// mentions returns the first file of the copied plugin (up to 1 MiB each,
+// outside the skipped paths and the test scripts) that holds one of words,
+// relative to dir, or "".
+func mentions(dir string, skip map[string]bool, words ...string) string {
+	found := ""
 	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || found || !d.Type().IsRegular() {
+		if err != nil || found != "" {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() && (rel == "testscripts" || skip[rel]) {
+			return filepath.SkipDir
+		}
+		if !d.Type().IsRegular() || skip[rel] {
 			return nil
 		}
 		f, err := regfile.Open(path) // a FIFO swapped in since the walk is not waited on
@@ -284,10 +294,31 @@ func mentions(dir, word string) bool {
 		}
 		defer f.Close()
 		b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
-		found = bytes.Contains(b, []byte(word))
+		for _, w := range words {
+			if bytes.Contains(b, []byte(w)) {
+				found = rel
+			}
+		}
 		return nil
 	})
 	return found
+}
+
+// toolNameChecks reports the plugin's files that name, quoted, a Claude Code
+// tool the host calls otherwise: a hook that compares tool_name with that
+// name does not match on the host, and the port leaves scripts as they are.
+func toolNameChecks(t *hooks.PortTable, out string, skip map[string]bool) []string {
+	var lost []string
+	for _, tool := range hooks.ClaudeTools {
+		n, ok := t.Tools[tool]
+		if !ok || n == tool {
+			continue
+		}
+		if f := mentions(out, skip, "'"+tool+"'", `"`+tool+`"`); f != "" {
+			lost = append(lost, fmt.Sprintf("%s names the tool %q: %s calls it %s, so a hook that compares tool_name with Claude Code's name does not match there", f, tool, t.Profile, n))
+		}
+	}
+	return lost
 }
 
 func eventOrder(ev string) int {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,5 +92,63 @@ func TestCompareCell_AHookWithoutItsDataFolderIsNotCarriedOver(t *testing.T) {
 	other := strings.ReplaceAll(failed, "KeyError: 'CLAUDE_PLUGIN_DATA'", "boom")
 	if c := compareCell(tb, rep, base, scriptResult{status: "FAIL", log: other}); strings.HasPrefix(c.Rule, "not carried over") {
 		t.Errorf("another failure is put down to the data folder: %+v", c)
+	}
+}
+
+func TestPortPlugin_ReportsScriptsThatCompareClaudeToolNames(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		".claude-plugin/plugin.json": `{"name": "g"}`,
+		"hooks/hooks.json":           `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/g.py"}]}]}}`,
+		"scripts/g.py":               "if data.get('tool_name') != 'Bash':\n    sys.exit(0)\n",
+		"testscripts/g.txtar":        "event PreToolUse Bash 'ls'\n# \"Write\" is named here only\n",
+	}
+	for rel, body := range files {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := portPlugin(root, "gemini", filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, l := range r.Lost {
+		if strings.Contains(l, "names the tool") {
+			named = append(named, l)
+		}
+	}
+	want := `scripts/g.py names the tool "Bash": gemini calls it run_shell_command`
+	if len(named) != 1 || !strings.HasPrefix(named[0], want) {
+		t.Errorf("reported: %q, want one starting %q (test scripts are not the plugin's hooks)", named, want)
+	}
+	// A host that keeps Claude Code's name has nothing to report.
+	r, err = portPlugin(root, "codex", filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range r.Lost {
+		if strings.Contains(l, "names the tool") {
+			t.Errorf("codex: %s", l)
+		}
+	}
+}
+
+func TestCompareCell_AScriptComparingAClaudeToolNameIsNotCarriedOver(t *testing.T) {
+	tb, _ := hooks.LookupPortTable("qwen")
+	lost := `scripts/g.py names the tool "Bash": qwen calls it run_shell_command, so a hook that compares tool_name with Claude Code's name does not match there`
+	rep := &portReport{Out: "/port", Lost: []string{lost}}
+	base := scriptResult{status: "PASS", log: "> ! hookd run PreToolUse --input event.json\n"}
+	got := scriptResult{status: "FAIL", log: "> event PreToolUse Bash 'gh pr create'\ntranslated: tool Bash is run_shell_command on qwen\n> ! hookd run PreToolUse --input event.json\nFAIL: /port/testscripts/write.txtar:5: unexpected hookd success\n"}
+	if c := compareCell(tb, rep, base, got); c.Rule != "not carried over: "+lost || c.Link != "profile-qwen.md#matchers" {
+		t.Errorf("%+v", c)
+	}
+	// Without the report's note the host's own rule stays.
+	if c := compareCell(tb, &portReport{Out: "/port"}, base, got); strings.HasPrefix(c.Rule, "not carried over") {
+		t.Errorf("%+v", c)
 	}
 }
