@@ -119,6 +119,13 @@ var timeoutCalls = []struct{ command, reason, test string }{
 	{"printf 'realhost-%s\\n' 42", "", "timeout"},
 }
 
+// The github-cli cases' shell calls: each starts with a gh command (gh is
+// not installed, so the printf after it shows the call ran).
+var ghCalls = []struct{ command, reason, test string }{
+	{"gh pr create --fill || printf 'realhost-%s\\n' 42", "GitHub write blocked: gh pr create", "write"},
+	{"gh pr list || printf 'realhost-%s\\n' 42", "", "read"},
+}
+
 func claudeShell(reason string) string {
 	if reason == "" {
 		return "ran"
@@ -227,6 +234,25 @@ func TestPort_Gemini(t *testing.T) {
 		}
 		portRows(t, "gemini", "native-timeout-enforcer", cells, steps)
 	})
+	t.Run("github-cli", func(t *testing.T) {
+		var script []turn
+		for _, c := range ghCalls {
+			script = append(script, callTool("run_shell_command", fmt.Sprintf(`{"command":%q,"description":"run"}`, c.command)))
+		}
+		r := newGemini(t, map[string]any{}, append(script, say("ok"))...)
+		r.env = portEnv(t)
+		cells := portInto(t, "github-cli", "gemini", filepath.Join(r.home, ".gemini", "extensions", "github-cli"))
+		r.run(t, "run them")
+		results := geminiToolResults(r.model.Requests())
+		if len(results) != len(ghCalls) {
+			t.Fatalf("%d tool results for %d calls\nstderr:\n%s", len(results), len(ghCalls), r.stderr)
+		}
+		var steps []step
+		for i, c := range ghCalls {
+			steps = append(steps, step{c.test, "`" + c.command + "`", claudeShell(c.reason), shellOutcome(results[i], c.reason)})
+		}
+		portRows(t, "gemini", "github-cli", cells, steps)
+	})
 	t.Run("superpowers", func(t *testing.T) {
 		r := newGemini(t, map[string]any{}, say("ok"))
 		r.env = portEnv(t)
@@ -273,6 +299,24 @@ func TestPort_Qwen(t *testing.T) {
 			steps = append(steps, step{c.test, "`" + c.command + "`", claudeShell(c.reason), shellOutcome(results[i], c.reason)})
 		}
 		portRows(t, "qwen", "native-timeout-enforcer", cells, steps)
+	})
+	t.Run("github-cli", func(t *testing.T) {
+		var script []turn
+		for _, c := range ghCalls {
+			script = append(script, callTool("run_shell_command", fmt.Sprintf(`{"command":%q,"description":"run","is_background":false}`, c.command)))
+		}
+		r := newQwen(t, map[string]any{}, append(script, say("ok"))...)
+		cells := portInto(t, "github-cli", "qwen", filepath.Join(r.home, ".qwen", "extensions", "github-cli"))
+		r.run(t, "run them")
+		results := qwenToolResults(r.model.Requests())
+		if len(results) != len(ghCalls) {
+			t.Fatalf("%d tool results for %d calls\nstderr:\n%s", len(results), len(ghCalls), r.stderr)
+		}
+		var steps []step
+		for i, c := range ghCalls {
+			steps = append(steps, step{c.test, "`" + c.command + "`", claudeShell(c.reason), shellOutcome(results[i], c.reason)})
+		}
+		portRows(t, "qwen", "github-cli", cells, steps)
 	})
 	t.Run("superpowers", func(t *testing.T) {
 		r := newQwen(t, map[string]any{}, say("ok"))
