@@ -238,7 +238,14 @@ var failLine = regexp.MustCompile(`(?m)^FAIL: .*$`)
 // run on the port rep wrote (nil: none was written).
 func compareCell(t *hooks.PortTable, rep *portReport, base, got scriptResult) matrixCell {
 	c := compareOutcome(t, base, got)
+	renamed := strings.LastIndex(got.log, renamedTool)
 	if rep == nil {
+		// With no port to look into, a hook that compares tool_name with
+		// Claude Code's name may be why: say so beside the rule.
+		if c.Outcome == cellDifferent && got.status == "FAIL" && renamed >= 0 {
+			line, _, _ := strings.Cut(got.log[renamed+len(renamedTool):], "\n")
+			c.Rule += "; also, tool " + line + ": a hook that compares tool_name with Claude Code's name does not see it"
+		}
 		return c
 	}
 	c.Detail = strings.ReplaceAll(c.Detail, rep.Out+string(filepath.Separator), "")
@@ -253,8 +260,8 @@ func compareCell(t *hooks.PortTable, rep *portReport, base, got scriptResult) ma
 	}
 	// So did one whose script compares tool_name with a Claude Code name
 	// the host spells otherwise.
-	if i := strings.LastIndex(got.log, renamedTool); got.status == "FAIL" && i >= 0 {
-		tool, _, _ := strings.Cut(got.log[i+len(renamedTool):], " ")
+	if got.status == "FAIL" && renamed >= 0 {
+		tool, _, _ := strings.Cut(got.log[renamed+len(renamedTool):], " ")
 		for _, l := range rep.Lost {
 			if strings.Contains(l, fmt.Sprintf(" names the tool %q: ", tool)) {
 				c.Rule, c.Link = "not carried over: "+l, t.Doc+"#matchers"
@@ -317,14 +324,6 @@ func compareOutcome(t *hooks.PortTable, base, got scriptResult) matrixCell {
 		c.Rule, c.Link = r.Text, t.Link(r)
 	} else {
 		c.Rule = fmt.Sprintf("%s: no rule in the %s table explains a different %s on %s", t.Profile, t.Profile, field, event)
-	}
-	if got.status == "FAIL" {
-		// A hook that compares tool_name with Claude Code's name misses
-		// the host's: say so beside the rule.
-		if i := strings.LastIndex(got.log, renamedTool); i >= 0 {
-			line, _, _ := strings.Cut(got.log[i+len(renamedTool):], "\n")
-			c.Rule += "; also, tool " + line + ": a hook that compares tool_name with Claude Code's name does not see it"
-		}
 	}
 	return c
 }
