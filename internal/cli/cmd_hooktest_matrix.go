@@ -305,6 +305,11 @@ func compareOutcome(t *hooks.PortTable, base, got scriptResult) matrixCell {
 		return matrixCell{Outcome: cellNotExpressibe, Rule: line, Link: t.Doc + "#events"}
 	}
 	switch {
+	case base.status == "SKIP" && got.status == "PASS":
+		return matrixCell{Outcome: cellSame, Rule: "a script for " + t.Profile + " only: it passes there", Link: t.Doc}
+	case base.status == "SKIP" && got.status == "FAIL":
+		return matrixCell{Outcome: cellDifferent, Rule: "a script for " + t.Profile + " only: it fails there", Link: t.Doc,
+			Detail: strings.TrimPrefix(failLine.FindString(got.log), "FAIL: ")}
 	case base.status == "SKIP" || got.status == "SKIP":
 		return matrixCell{Outcome: cellNotExpressibe, Rule: "skipped: " + lastLine(got.log), Link: t.Doc}
 	case base.status == got.status:

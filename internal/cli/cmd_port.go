@@ -22,13 +22,15 @@ hooks.json, .codex-plugin/), event names, the tool names of matchers, timeout
 units, how a command names the plugin folder, and the fields the host does not
 read left out. Scripts and every other file are copied as they are. PORT.md in
 the output lists what was rewritten and what could not be carried over, and
-why.
+why (a script that compares tool_name with a Claude Code tool name the host
+spells otherwise is named there: the port does not rewrite scripts).
 
 Then the plugin's test scripts (testscripts/*.txtar) run on the ported files
 under the target profile, translated as hookd test --profiles translates them,
 and the port is called equivalent only when every script has the same outcome
-as on the plugin's own host. Exit 0 when equivalent, 1 when not, or when
-nothing could be checked (no scripts).`
+as on the plugin's own host; a script that keeps itself to other hosts
+([host:NAME]) is not counted. Exit 0 when equivalent, 1 when not, or when
+nothing could be checked (no scripts, or none for the target).`
 
 type portOpts struct {
 	to, out string
@@ -87,6 +89,7 @@ func runPort(po *portOpts, plugin string, cio *cmdIO) error {
 		return err
 	}
 	v := &portVerdict{portReport: rep}
+	kept := 0
 	files, _ := filepath.Glob(filepath.Join(root, "testscripts", "*.txtar"))
 	sort.Strings(files)
 	if len(files) > 0 {
@@ -116,14 +119,29 @@ func runPort(po *portOpts, plugin string, cio *cmdIO) error {
 			name := strings.TrimSuffix(filepath.Base(f), ".txtar")
 			c := compareCell(t, rep, base[name], got[name])
 			v.Tests = append(v.Tests, matrixTest{Name: name, Native: base[name].status, Cells: map[string]matrixCell{po.to: c}})
-			if c.Outcome != cellSame || base[name].status != "PASS" {
-				v.Equivalent = false
+			switch b, g := base[name], got[name]; {
+			case g.status == "SKIP":
+				// The script keeps itself to other hosts ([host:NAME]):
+				// nothing of the plugin is lost by not running it here.
+				kept++
+			case b.status == "SKIP":
+				// A script for the target host only: the cell says whether
+				// it passes there.
+				v.Equivalent = v.Equivalent && c.Outcome == cellSame
+			default:
+				v.Equivalent = v.Equivalent && c.Outcome == cellSame && b.status == "PASS"
 			}
 		}
 	}
+	checked := len(files) - kept
 	switch {
 	case len(files) == 0:
 		v.Verdict = "not checked: the plugin has no testscripts/*.txtar"
+	case checked == 0:
+		v.Equivalent = false
+		v.Verdict = "not checked: every script is kept to other hosts"
+	case v.Equivalent && kept > 0:
+		v.Verdict = fmt.Sprintf("equivalent: all %s for %s give the same outcome (%s kept to other hosts)", plural(checked, "script"), po.to, plural(kept, "script"))
 	case v.Equivalent:
 		v.Verdict = fmt.Sprintf("equivalent: all %s give the same outcome on %s", plural(len(files), "script"), po.to)
 	default:
