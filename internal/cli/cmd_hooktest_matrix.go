@@ -53,8 +53,34 @@ type matrixPlugin struct {
 	Plugin string       `json:"plugin"`
 	Native string       `json:"native"`
 	Tests  []matrixTest `json:"tests"`
-	// Ports are the port reports of each host the scripts ran on.
-	Ports map[string]*portReport `json:"ports,omitempty"`
+	// Ports are the port reports of each host the scripts ran on, and
+	// Equivalent says, for those and the plugin's own host, which ports
+	// hookd port would call equivalent.
+	Ports      map[string]*portReport `json:"ports,omitempty"`
+	Equivalent map[string]bool        `json:"equivalent,omitempty"`
+}
+
+// portEquivalence says whether a port is equivalent, from each script's
+// outcome on the plugin's own host (base) and on the port (got) and its
+// cell: a script that keeps itself to other hosts ([host:NAME]) is not
+// counted (kept), one for the target host only must pass there, any other
+// must pass at home and be the same on the port. No script checked: not
+// equivalent.
+func portEquivalence(base, got map[string]scriptResult, cells map[string]matrixCell) (equivalent bool, checked, kept int) {
+	equivalent = true
+	for name, c := range cells {
+		switch b, g := base[name], got[name]; {
+		case g.status == "SKIP":
+			kept++
+			continue
+		case b.status == "SKIP":
+			equivalent = equivalent && c.Outcome == cellSame
+		default:
+			equivalent = equivalent && c.Outcome == cellSame && b.status == "PASS"
+		}
+		checked++
+	}
+	return equivalent && checked > 0, checked, kept
 }
 
 type matrixCounts struct {
@@ -167,7 +193,7 @@ func runScripts(to *testOpts, s suite, host, self, bin string) map[string]script
 
 func matrixSuite(to *testOpts, s suite, hosts []string, self, bin string) (*matrixPlugin, bool, error) {
 	native := nativeHost(s.plugin)
-	mp := &matrixPlugin{Plugin: filepath.Base(s.plugin), Native: native, Ports: map[string]*portReport{}}
+	mp := &matrixPlugin{Plugin: filepath.Base(s.plugin), Native: native, Ports: map[string]*portReport{}, Equivalent: map[string]bool{}}
 	base := runScripts(to, s, "", self, bin)
 	failed := false
 	var names []string
@@ -228,6 +254,13 @@ func matrixSuite(to *testOpts, s suite, hosts []string, self, bin string) (*matr
 			mt.Cells[h] = compareCell(t, mp.Ports[h], b, perHost[h][name])
 		}
 		mp.Tests = append(mp.Tests, mt)
+	}
+	for h := range perHost {
+		cells := map[string]matrixCell{}
+		for _, mt := range mp.Tests {
+			cells[mt.Name] = mt.Cells[h]
+		}
+		mp.Equivalent[h], _, _ = portEquivalence(base, perHost[h], cells)
 	}
 	return mp, failed, nil
 }

@@ -89,7 +89,7 @@ func runPort(po *portOpts, plugin string, cio *cmdIO) error {
 		return err
 	}
 	v := &portVerdict{portReport: rep}
-	kept := 0
+	checked, kept := 0, 0
 	files, _ := filepath.Glob(filepath.Join(root, "testscripts", "*.txtar"))
 	sort.Strings(files)
 	if len(files) > 0 {
@@ -114,31 +114,19 @@ func runPort(po *portOpts, plugin string, cio *cmdIO) error {
 		}
 		got := runScripts(to, ported, po.to, self, bin)
 		t, _ := hooks.LookupPortTable(po.to)
-		v.Equivalent = true
+		cells := map[string]matrixCell{}
 		for _, f := range files {
 			name := strings.TrimSuffix(filepath.Base(f), ".txtar")
 			c := compareCell(t, rep, base[name], got[name])
+			cells[name] = c
 			v.Tests = append(v.Tests, matrixTest{Name: name, Native: base[name].status, Cells: map[string]matrixCell{po.to: c}})
-			switch b, g := base[name], got[name]; {
-			case g.status == "SKIP":
-				// The script keeps itself to other hosts ([host:NAME]):
-				// nothing of the plugin is lost by not running it here.
-				kept++
-			case b.status == "SKIP":
-				// A script for the target host only: the cell says whether
-				// it passes there.
-				v.Equivalent = v.Equivalent && c.Outcome == cellSame
-			default:
-				v.Equivalent = v.Equivalent && c.Outcome == cellSame && b.status == "PASS"
-			}
 		}
+		v.Equivalent, checked, kept = portEquivalence(base, got, cells)
 	}
-	checked := len(files) - kept
 	switch {
 	case len(files) == 0:
 		v.Verdict = "not checked: the plugin has no testscripts/*.txtar"
 	case checked == 0:
-		v.Equivalent = false
 		v.Verdict = "not checked: every script is kept to other hosts"
 	case v.Equivalent && kept > 0:
 		v.Verdict = fmt.Sprintf("equivalent: all %s for %s give the same outcome (%s kept to other hosts)", plural(checked, "script"), po.to, plural(kept, "script"))
