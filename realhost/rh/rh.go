@@ -24,6 +24,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"github.com/hookd/hookd/hooks"
 )
 
@@ -48,21 +50,32 @@ func CacheDir() (string, error) {
 	return filepath.Join(d, "hookd-realhost"), nil
 }
 
-var installMu sync.Mutex
-
 // NPMPath returns <cache>/<name>-<version>/node_modules/<rel>, installing
-// pkg@version there first (one folder per version) when it is missing.
+// pkg@version there first (one folder per version) when it is missing. The
+// install is held under a file lock beside the folder, so test processes
+// running side by side (go test runs one per package) wait for one install
+// instead of starting a CLI another is still unpacking; a folder counts as
+// installed once its marker file is written, after npm has finished.
 func NPMPath(pkg, version, rel string) (string, error) {
-	installMu.Lock()
-	defer installMu.Unlock()
 	root, err := CacheDir()
 	if err != nil {
 		return "", err
 	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
+	}
 	dir := filepath.Join(root, filepath.Base(pkg)+"-"+version)
 	path := filepath.Join(dir, "node_modules", rel)
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
+	marker := filepath.Join(dir, ".installed")
+	lock := flock.New(dir + ".lock")
+	if err := lock.Lock(); err != nil {
+		return "", fmt.Errorf("lock %s: %w", lock.Path(), err)
+	}
+	defer lock.Unlock()
+	if _, err := os.Stat(marker); err == nil {
+		if _, err := os.Stat(path); err == nil {
+			return path, nil
+		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -77,6 +90,9 @@ func NPMPath(pkg, version, rel string) (string, error) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		return "", fmt.Errorf("npm install %s@%s left no %s: %w", pkg, version, path, err)
+	}
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		return "", err
 	}
 	return path, nil
 }
