@@ -8,3 +8,7 @@ package regfile
 const OpenFlag = 0
 
 func isNoReader(error) bool { return false }
+
+// NoFollowFlag is added to the flags of an open that must not follow a
+// symlink at the path's last component: there is no such flag here.
+const NoFollowFlag = 0

@@ -15,3 +15,7 @@ const OpenFlag = syscall.O_NONBLOCK
 // isNoReader reports the error of a non-blocking open for writing of a FIFO
 // that has no reader.
 func isNoReader(err error) bool { return errors.Is(err, syscall.ENXIO) }
+
+// NoFollowFlag is added to the flags of an open that must not follow a
+// symlink at the path's last component: O_NOFOLLOW makes an open of a symlink fail (ELOOP).
+const NoFollowFlag = syscall.O_NOFOLLOW

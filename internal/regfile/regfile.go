@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 )
 
 // ErrNotRegular is the error for a path that names something other than a
@@ -28,6 +29,13 @@ var ErrTooLarge = errors.New("file too large")
 // it only if what was opened is a regular file.
 func Open(path string) (*os.File, error) {
 	return open(path, os.O_RDONLY, 0)
+}
+
+// OpenNoFollow is Open for a path whose last component must not be a
+// symlink: one planted there is refused, not followed (where the system can
+// tell, NoFollowFlag).
+func OpenNoFollow(path string) (*os.File, error) {
+	return open(path, os.O_RDONLY|NoFollowFlag, 0)
 }
 
 // OpenAppend opens path for appending, creating it (with perm) when it does
@@ -94,14 +102,39 @@ func ReadFile(path string, max int64) ([]byte, error) {
 // holds more than max+1 bytes of a file that grows while it is read.
 func ReadAll(f *os.File, max int64) ([]byte, error) {
 	tooLarge := fmt.Errorf("%w: larger than %s", ErrTooLarge, size(max))
-	if fi, err := f.Stat(); err == nil && fi.Size() > max {
+	fi, err := f.Stat()
+	if err == nil && fi.Size() > max {
 		return nil, tooLarge
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(data)) > max {
-		return nil, tooLarge
+	if err != nil || fi.Size() == 0 {
+		// Size unknown (or a file that says 0, as /proc's do): read as it
+		// comes.
+		data, err := io.ReadAll(io.LimitReader(f, max+1))
+		if err == nil && int64(len(data)) > max {
+			return nil, tooLarge
+		}
+		return data, err
 	}
-	return data, err
+	// The file's size, and a byte more to see its end in the same read,
+	// read at once rather than grown into.
+	data := make([]byte, 0, fi.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > max {
+			return nil, tooLarge
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			// It grew since the stat: room for more, never past max+1.
+			data = slices.Grow(data, int(min(int64(cap(data)), max+1-int64(len(data)))))
+		}
+	}
 }
 
 // size writes a bound in MiB when it is a whole number of them, else in bytes.
