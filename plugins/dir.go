@@ -27,6 +27,10 @@ type rootDir struct {
 	// check then resolves again and fails as it would have.
 	real string
 	h    handle
+	// obs, when a cache is on, is told every lookup below the folder
+	// (cache.go); obsRel is the folder's place below obs.root.
+	obs    *recorder
+	obsRel string
 }
 
 // heldOpen says whether openRoot holds folders open where the system can;
@@ -77,15 +81,28 @@ func (d *rootDir) rel(path string) (string, bool) {
 	return rest, true
 }
 
+// note tells the recorder, if any, that rel (relative to the folder) was
+// looked up.
+func (d *rootDir) note(rel string) {
+	if d.obs != nil {
+		d.obs.note(filepath.Join(d.obsRel, rel))
+	}
+}
+
 // read is readInRoot for a file of this folder.
 func (d *rootDir) read(path string) ([]byte, error) {
-	if rel, ok := d.rel(path); ok {
-		if data, settled, err := d.h.read(rel); settled {
-			if err != nil {
-				return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-			}
-			return data, nil
+	rel, ok := d.rel(path)
+	if !ok {
+		// Not below the folder: nothing a recorder can vouch for.
+		d.obs.fail()
+		return readInRoot(d.path, d.real, path)
+	}
+	d.note(rel)
+	if data, settled, err := d.h.read(rel); settled {
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
+		return data, nil
 	}
 	return readInRoot(d.path, d.real, path)
 }
@@ -93,6 +110,7 @@ func (d *rootDir) read(path string) ([]byte, error) {
 // isFile reports whether rel names something other than a folder (symlinks
 // followed): os.Stat succeeds and it is not a directory.
 func (d *rootDir) isFile(rel string) bool {
+	d.note(rel)
 	if isDir, settled, err := d.h.stat(rel); settled {
 		return err == nil && !isDir
 	}
@@ -102,6 +120,7 @@ func (d *rootDir) isFile(rel string) bool {
 
 // escapes is the package's escapes for a path relative to this folder.
 func (d *rootDir) escapes(rel string) error {
+	d.note(filepath.FromSlash(rel))
 	if d.h.inside(filepath.FromSlash(rel)) {
 		return nil
 	}

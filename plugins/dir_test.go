@@ -14,6 +14,78 @@ import (
 // and malformed files, missing and dangling hooks files, several versions
 // with an orphan, and a plugin folder that is a plugin itself.
 func TestLoad_HeldOpenFoldersFindWhatPathsFind(t *testing.T) {
+	caseOpts := caseTree(t)
+	for _, rule := range []Rule{CodexRule, ClaudeRule} {
+		opts := caseOpts(rule)
+		heldOpen = false
+		byPath, pathWarns := Load(opts)
+		heldOpen = true
+		held, heldWarns := Load(opts)
+		if testing.Verbose() {
+			for _, p := range byPath {
+				t.Logf("%s %s %v", p.ID(), p.RealRoot, sourceKeys(p))
+			}
+			t.Log(messages(pathWarns))
+		}
+		if len(byPath) < 10 {
+			t.Fatalf("rule %d: only %d plugins by path: the tree is not what the test means", rule, len(byPath))
+		}
+		if !reflect.DeepEqual(held, byPath) {
+			for i := range max(len(held), len(byPath)) {
+				var a, b any
+				if i < len(held) {
+					a = *held[i]
+				}
+				if i < len(byPath) {
+					b = *byPath[i]
+				}
+				if !reflect.DeepEqual(a, b) {
+					t.Errorf("rule %d, plugin %d:\nheld open %+v\n  by path %+v", rule, i, a, b)
+				}
+			}
+		}
+		if !reflect.DeepEqual(heldWarns, pathWarns) {
+			t.Errorf("rule %d: warnings differ:\nheld open:\n%s\nby path:\n%s", rule, messages(heldWarns), messages(pathWarns))
+		}
+	}
+}
+
+// The folder held open is the one read: a plugin root swapped for another
+// folder after it was opened still gives its own files.
+func TestRootDir_ReadsTheFolderItOpened(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a/plugin.json": `{"name": "a"}`, "b/plugin.json": `{"name": "b"}`})
+	root := filepath.Join(dir, "root")
+	symlink(t, filepath.Join(dir, "a"), root)
+	d := openRoot(root)
+	defer d.close()
+	if d.real != filepath.Join(dir, "a") {
+		t.Fatalf("resolved %q, want %q", d.real, filepath.Join(dir, "a"))
+	}
+	if err := os.Remove(root); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, filepath.Join(dir, "b"), root)
+	data, err := d.read(filepath.Join(root, "plugin.json"))
+	if d.h == (handle{}) {
+		// Not held open here: the path checks refuse the swapped root.
+		if err == nil {
+			t.Errorf("swapped root read by path: %q", data)
+		}
+		return
+	}
+	if err != nil || string(data) != `{"name": "a"}` {
+		t.Errorf("read %q, %v; want the opened folder's file", data, err)
+	}
+}
+
+// caseTree builds a tree of the cases a load must treat alike however it
+// reads (held open or by path, from the cache or the files): symlinks
+// inside and out of a plugin, absolute ones, a symlinked root, files that
+// are folders or FIFOs, empty and malformed files, missing and dangling
+// hooks files, several versions with an orphan, and a plugin folder that is
+// a plugin itself. It returns the options that load it under a rule.
+func caseTree(t *testing.T) func(Rule) Options {
 	base := t.TempDir()
 	outside := filepath.Join(base, "outside")
 	writeTree(t, outside, map[string]string{"evil.json": stopHooks, "plugin.json": `{"name": "borrowed"}`})
@@ -79,67 +151,8 @@ func TestLoad_HeldOpenFoldersFindWhatPathsFind(t *testing.T) {
 	explicit := filepath.Join(base, "explicit-link")
 	symlink(t, filepath.Join(cache, "linked-target"), explicit)
 
-	for _, rule := range []Rule{CodexRule, ClaudeRule} {
-		opts := Options{Plugins: []Config{{Root: explicit, Name: "explicit"}}, Dirs: []string{cache},
+	return func(rule Rule) Options {
+		return Options{Plugins: []Config{{Root: explicit, Name: "explicit"}}, Dirs: []string{cache},
 			DataHome: filepath.Join(base, "data"), Rule: rule, InstallCache: cache}
-		heldOpen = false
-		byPath, pathWarns := Load(opts)
-		heldOpen = true
-		held, heldWarns := Load(opts)
-		if testing.Verbose() {
-			for _, p := range byPath {
-				t.Logf("%s %s %v", p.ID(), p.RealRoot, sourceKeys(p))
-			}
-			t.Log(messages(pathWarns))
-		}
-		if len(byPath) < 10 {
-			t.Fatalf("rule %d: only %d plugins by path: the tree is not what the test means", rule, len(byPath))
-		}
-		if !reflect.DeepEqual(held, byPath) {
-			for i := range max(len(held), len(byPath)) {
-				var a, b any
-				if i < len(held) {
-					a = *held[i]
-				}
-				if i < len(byPath) {
-					b = *byPath[i]
-				}
-				if !reflect.DeepEqual(a, b) {
-					t.Errorf("rule %d, plugin %d:\nheld open %+v\n  by path %+v", rule, i, a, b)
-				}
-			}
-		}
-		if !reflect.DeepEqual(heldWarns, pathWarns) {
-			t.Errorf("rule %d: warnings differ:\nheld open:\n%s\nby path:\n%s", rule, messages(heldWarns), messages(pathWarns))
-		}
-	}
-}
-
-// The folder held open is the one read: a plugin root swapped for another
-// folder after it was opened still gives its own files.
-func TestRootDir_ReadsTheFolderItOpened(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a/plugin.json": `{"name": "a"}`, "b/plugin.json": `{"name": "b"}`})
-	root := filepath.Join(dir, "root")
-	symlink(t, filepath.Join(dir, "a"), root)
-	d := openRoot(root)
-	defer d.close()
-	if d.real != filepath.Join(dir, "a") {
-		t.Fatalf("resolved %q, want %q", d.real, filepath.Join(dir, "a"))
-	}
-	if err := os.Remove(root); err != nil {
-		t.Fatal(err)
-	}
-	symlink(t, filepath.Join(dir, "b"), root)
-	data, err := d.read(filepath.Join(root, "plugin.json"))
-	if d.h == (handle{}) {
-		// Not held open here: the path checks refuse the swapped root.
-		if err == nil {
-			t.Errorf("swapped root read by path: %q", data)
-		}
-		return
-	}
-	if err != nil || string(data) != `{"name": "a"}` {
-		t.Errorf("read %q, %v; want the opened folder's file", data, err)
 	}
 }

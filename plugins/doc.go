@@ -17,5 +17,6 @@
 //
 // Every problem is a Warning and costs only what it is about: a bad path
 // drops that path, a malformed hooks file drops that file, a malformed
-// manifest drops that plugin. Nothing here runs code or writes files.
+// manifest drops that plugin. Nothing here runs code; the only file written
+// is the load cache (cache.go), when Options.CacheDir asks for it.
 package plugins

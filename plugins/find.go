@@ -210,6 +210,7 @@ func newestVersion(versions []*rootDir) (*rootDir, foundManifest) {
 			return
 		}
 		c.looked = true
+		c.dir.note(orphanMarker)
 		if _, err := os.Stat(filepath.Join(c.dir.path, orphanMarker)); err == nil {
 			c.orphaned = true
 		}

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/hookd/hookd/internal/par"
@@ -57,7 +58,22 @@ func (l *loader) readAll() {
 // read identifies one candidate and, when it may load, reads its hooks. It
 // touches only the loader's read-only settings; warnings go to the
 // candidate (identify's always reported, the hooks' only if it loads).
+// With a cache (cache.go), a candidate whose files are all as the cache
+// saw them is given what the cache kept instead, and one read from its
+// files is offered to the cache.
 func (l *loader) read(j *candidate) {
+	if l.cache.replay(j) {
+		return
+	}
+	rec := l.cache.recorder()
+	key := cacheKey(j)
+	l.readFiles(j, rec)
+	l.cache.store(key, j, rec)
+}
+
+// readFiles is read from the files themselves; rec, when not nil, is told
+// every lookup.
+func (l *loader) readFiles(j *candidate, rec *recorder) {
 	sub := &loader{opts: l.opts}
 	defer func() { j.warns = sub.warns }()
 	// The root is opened and resolved once here; identify and loadHooks
@@ -65,12 +81,16 @@ func (l *loader) read(j *candidate) {
 	var d *rootDir
 	var known *foundManifest
 	if j.versions {
-		d, known = l.versionRoot(sub, j)
+		d, known = l.versionRoot(sub, j, rec)
 		if d == nil {
 			return
 		}
 	} else {
 		d = openRoot(absClean(j.c.Root))
+		if rec != nil {
+			rec.root = d.real
+			d.obs = rec
+		}
 	}
 	defer d.close()
 	real := d.realOr()
@@ -90,14 +110,22 @@ func (l *loader) read(j *candidate) {
 
 // versionRoot opens the plugin of an install-cache plugin folder: the
 // folder itself when it has a manifest, else its newest version (j.c.Root
-// is then that version's folder). nil: no plugin there.
-func (l *loader) versionRoot(sub *loader, j *candidate) (*rootDir, *foundManifest) {
+// is then that version's folder). nil: no plugin there. rec, when not nil,
+// is told the lookups when the folder is held open, and the load is marked
+// as one it cannot vouch for when it is read by path.
+func (l *loader) versionRoot(sub *loader, j *candidate, rec *recorder) (*rootDir, *foundManifest) {
 	root := absClean(j.c.Root)
 	if j.real != "" {
 		// Held open where the system allows (dir_linux.go): the folder
 		// listed and its versions opened relative to it, resolved by name.
 		if names, versions, ok := openVersions(root, j.real); ok {
 			if !mayHoldManifest(names) {
+				if rec != nil {
+					rec.root = j.real
+					for _, d := range versions {
+						d.obs, d.obsRel = rec, filepath.Base(d.path)
+					}
+				}
 				return l.newest(j, versions)
 			}
 			for _, d := range versions {
@@ -105,6 +133,7 @@ func (l *loader) versionRoot(sub *loader, j *candidate) (*rootDir, *foundManifes
 			}
 		}
 	}
+	rec.fail()
 	entries, err := os.ReadDir(root)
 	if err != nil || mayHoldManifest(entryNames(entries)) {
 		// The folder may be a plugin itself (an unlistable folder may

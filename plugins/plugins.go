@@ -67,6 +67,10 @@ type Options struct {
 	// "" when the host has none. A plugin found there, in the folder its id
 	// names, is marked InstallCache.
 	InstallCache string
+	// CacheDir is where the load cache keeps what a load read, for the
+	// next load to check and use (cache.go); "" keeps nothing.
+	// DefaultCacheDir is the usual value.
+	CacheDir string
 }
 
 // DefaultDataHome is where plugin data folders go when neither the host nor
@@ -157,6 +161,7 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 	// hooks files of the plugins that load are read concurrently too
 	// (load.go). Plugins and warnings come out as reading them one by one
 	// would give them.
+	l.cache = openCache(opts.CacheDir, l)
 	l.walking = true
 	for _, c := range opts.Plugins {
 		if c.Enabled != nil && !*c.Enabled {
@@ -169,6 +174,7 @@ func Load(opts Options) ([]*Plugin, []Warning) {
 	}
 	l.walking = false
 	l.readAll()
+	l.cache.save()
 	l.merge()
 	var out []*Plugin
 	for _, f := range l.found {
@@ -195,6 +201,8 @@ type loader struct {
 	// walking: warnings and candidates are queued in walk order (load.go).
 	walking bool
 	queue   []queued
+	// cache is the load cache, nil without one.
+	cache *loadCache
 }
 
 // found is a plugin identified but not loaded yet.

@@ -1,0 +1,708 @@
+package plugins
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/adrg/xdg"
+
+	"github.com/hookd/hookd/internal/regfile"
+)
+
+// The load cache keeps, between loads, what reading each candidate plugin
+// folder gave (its plugin, its hooks files' bytes, its warnings), together
+// with a witness: the identity and metadata (device, inode, type and
+// permissions, size, modification and change times) of every folder and
+// file that reading looked at, the folders on the way included. A later
+// load with the same settings looks at the same things again, but only
+// with one lstat each; when every one is as recorded, the candidate reads
+// exactly as it did, and the kept result is used. Any difference, a
+// missing entry, a file that cannot be decoded: the candidate is read from
+// its files, as without a cache.
+//
+// Why a witness that matches means the same read. Every lookup a read
+// makes is below one folder, its root, whose place the load settles anew
+// each time (the walk resolves it, or the root is resolved again). The
+// witness holds the root and every path component of every lookup, up to
+// the first one that is missing, each by lstat, so no symlink is followed:
+// a read that met a symlink, or anything but folders and regular files, is
+// not kept at all. A folder's entries change only with its change time
+// (and modification time), and a file's bytes only with its own; so when
+// every folder on the way is the same inode with the same times, every
+// name resolves to the same inode as before, every missing name is still
+// missing, and every file holds the same bytes. Only plain local file
+// systems are trusted to keep those times (localFS); on others nothing is
+// kept.
+//
+// Racy times. A file system stamps times from a coarse clock, so a change
+// made right after a stamp can carry the same stamp. A witness is kept only
+// when every time in it is older than the start of the read by racyWindow:
+// any change after the read started then has a later stamp.
+//
+// The cache holds no verdicts: the bytes it keeps are parsed and hashed by
+// the caller as the files' own would be, and trust is decided on those
+// hashes as always. The cache file is read through regfile (no FIFO waits,
+// no symlink followed, bounded), checked whole (magic, settings,
+// checksum), and ignored when anything is off; it is replaced by a
+// temporary file renamed over it, so two processes sharing it see one
+// whole file or the other. Failing to read or write it is never an error.
+
+// CacheEnv turns the cache off when set to anything but "" or "0".
+const CacheEnv = "HOOKD_NO_CACHE"
+
+// DefaultCacheDir is where the load cache lives: <XDG cache home>/hookd/
+// plugins, or "" when CacheEnv turns it off.
+func DefaultCacheDir() string {
+	if v := os.Getenv(CacheEnv); v != "" && v != "0" {
+		return ""
+	}
+	return filepath.Join(xdg.CacheHome, "hookd", "plugins")
+}
+
+// Bounds of the cache: a file larger than maxCacheFile is not read (and
+// none larger is written); a candidate whose files hold more than
+// maxCachedBytes is not kept; at most maxCacheFiles files (one per set of
+// load settings) are kept in the folder.
+const (
+	maxCacheFile   = 32 << 20
+	maxCachedBytes = 1 << 20
+	maxCacheFiles  = 16
+)
+
+// racyWindow: see "Racy times" above. It is far longer than any file
+// system clock's step, and short enough that a plugin installed a moment
+// ago is kept by the next load.
+var racyWindow = 100 * time.Millisecond
+
+// cacheVersion names the file layout; the executable's identity is in the
+// settings too (cacheSettings), so another build never uses this one's file.
+const cacheMagic = "hookd plugin load cache 1\n"
+
+// stamp is the identity and metadata of one path, as lstat gives them.
+type stamp struct {
+	path         string
+	dev, ino     uint64
+	mode         uint32
+	size         int64
+	mtime, ctime int64
+}
+
+// recorder collects the lookups of one candidate's read, relative to its
+// root (the real folder); bad marks a read it cannot vouch for. A nil
+// recorder records nothing.
+type recorder struct {
+	root string
+	rels []string
+	bad  bool
+}
+
+func (r *recorder) note(rel string) {
+	if r != nil {
+		r.rels = append(r.rels, rel)
+	}
+}
+
+func (r *recorder) fail() {
+	if r != nil {
+		r.bad = true
+	}
+}
+
+// cacheEntry is one candidate's read: the witness and what the read gave.
+type cacheEntry struct {
+	key     string
+	witness []stamp
+	// resolve: the candidate's root must still resolve to witness[0]
+	// (a root named by path; a scanned version folder's place is the
+	// walk's, in the key).
+	resolve   bool
+	root      string // j.c.Root after the read
+	warns     []Warning
+	plugin    *Plugin
+	hookWarns []Warning
+}
+
+// loadCache is the cache of one load: what the file held and what this
+// load keeps.
+type loadCache struct {
+	file     string
+	settings string
+	start    time.Time
+	old      map[string]*cacheEntry
+	mu       sync.Mutex
+	next     []*cacheEntry
+	hits     int
+	dirty    bool
+	// anchors are the folders witnesses are looked up from; local are the
+	// devices localFS found local.
+	anchors anchors
+	local   localDevs
+}
+
+// cacheStats count, for tests, what the caches of this process did.
+var cacheStats struct{ hits, misses, writes atomic.Int64 }
+
+// openCache reads the cache file for the load l describes, in dir; nil
+// when dir is "" or the system has no cache.
+func openCache(dir string, l *loader) *loadCache {
+	if dir == "" || !cacheSupported {
+		return nil
+	}
+	settings, ok := cacheSettings(l)
+	if !ok {
+		return nil
+	}
+	c := &loadCache{file: filepath.Join(dir, cacheFileName(settings)), settings: settings, start: time.Now(), old: map[string]*cacheEntry{}}
+	if data, err := readCacheFile(c.file); err == nil {
+		if entries, ok := decodeCache(data, settings); ok {
+			for _, e := range entries {
+				c.old[e.key] = e
+			}
+		}
+	}
+	return c
+}
+
+// cacheSettings is everything besides a candidate's own key that its read
+// depends on: the executable (another build may read differently) and the
+// loader's options.
+func cacheSettings(l *loader) (string, bool) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", false
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	field := func(s string) { b.WriteString(strconv.Quote(s)); b.WriteByte(' ') }
+	field(exe)
+	field(fileIdentity(fi))
+	field(l.opts.DataHome)
+	field(strconv.Itoa(int(l.opts.Rule)))
+	field(l.installCache)
+	for _, set := range []map[string]bool{l.disabledRoots, l.disabledIDs} {
+		keys := make([]string, 0, len(set))
+		for k := range set {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		field(strings.Join(keys, "\x00"))
+	}
+	return b.String(), true
+}
+
+// cacheFileName names the file of one set of settings.
+func cacheFileName(settings string) string {
+	return "load-" + strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(settings))), 16) + ".cache"
+}
+
+// cacheKey is what a candidate is before it is read: each field with its
+// length before it, so no two candidates share a key.
+func cacheKey(j *candidate) string {
+	b := make([]byte, 0, 2*len(j.c.Root)+64)
+	for _, s := range []string{j.c.Root, j.c.Name, j.c.Marketplace, j.c.DataDir, j.fallback, j.real} {
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
+	}
+	b = strconv.AppendBool(b, j.scanned)
+	b = strconv.AppendBool(b, j.versions)
+	return string(b)
+}
+
+// recorder is a new recorder for one read, nil without a cache.
+func (c *loadCache) recorder() *recorder {
+	if c == nil {
+		return nil
+	}
+	return &recorder{}
+}
+
+// replay gives j what the cache kept for it when its witness still holds.
+func (c *loadCache) replay(j *candidate) bool {
+	if c == nil {
+		return false
+	}
+	key := cacheKey(j)
+	e := c.old[key]
+	if e == nil || !c.holds(e, j) {
+		cacheStats.misses.Add(1)
+		return false
+	}
+	cacheStats.hits.Add(1)
+	j.c.Root, j.warns, j.hookWarns = e.root, slices.Clone(e.warns), slices.Clone(e.hookWarns)
+	if e.plugin != nil {
+		p := *e.plugin
+		p.Sources = slices.Clone(p.Sources)
+		j.plugin = &p
+	}
+	c.mu.Lock()
+	c.next = append(c.next, e)
+	c.hits++
+	c.mu.Unlock()
+	return true
+}
+
+// holds reports whether every path of the witness is as recorded. The
+// paths are looked up from their root's parent folder, opened once per
+// load (anchors): the same lookup as by the whole path, without walking
+// from / for each.
+func (c *loadCache) holds(e *cacheEntry, j *candidate) bool {
+	if len(e.witness) == 0 {
+		return false
+	}
+	root := e.witness[0].path
+	if e.resolve {
+		real, ok := resolveDir(absClean(j.c.Root))
+		if !ok || real != root {
+			return false
+		}
+	}
+	anchor := filepath.Dir(root)
+	fd, ok := c.anchors.open(anchor)
+	for _, want := range e.witness {
+		var got stamp
+		var err error
+		if rel, inside := strings.CutPrefix(want.path, anchor+string(filepath.Separator)); ok && inside {
+			got, err = lstampAt(fd, rel, want.path)
+		} else {
+			got, err = lstamp(want.path)
+		}
+		if err != nil || got != want {
+			return false
+		}
+	}
+	return true
+}
+
+// store keeps what readFiles gave j when rec can vouch for it.
+func (c *loadCache) store(key string, j *candidate, rec *recorder) {
+	if c == nil {
+		return
+	}
+	witness, ok := rec.witness(c.start, &c.local)
+	if !ok || cachedBytes(j) > maxCachedBytes {
+		return
+	}
+	e := &cacheEntry{key: key, witness: witness, resolve: !j.versions, root: j.c.Root,
+		warns: j.warns, plugin: j.plugin, hookWarns: j.hookWarns}
+	c.mu.Lock()
+	c.next = append(c.next, e)
+	c.dirty = true
+	c.mu.Unlock()
+}
+
+// cachedBytes is about what keeping j's read costs.
+func cachedBytes(j *candidate) int {
+	n := 0
+	if j.plugin != nil {
+		for _, s := range j.plugin.Sources {
+			n += len(s.File) + len(s.Inline)
+		}
+	}
+	return n
+}
+
+// witness stamps the root and the components of every lookup (see the
+// package's cache notes); ok is false when the read cannot be vouched for.
+//
+// A folder that every lookup passed through on the way to a child that is
+// there, and whose own folder is in the witness, is left out: its entry in
+// that folder is fixed (so it is the same folder, and no symlink), and each
+// child is stamped itself, lstat showing what the folder holds at that
+// name now. A folder where a lookup ended (a name missing below it, or the
+// folder itself looked at) is always in.
+func (r *recorder) witness(start time.Time, local *localDevs) ([]stamp, bool) {
+	if r == nil || r.bad || r.root == "" {
+		return nil, false
+	}
+	rootStamp, err := lstamp(r.root)
+	if err != nil || !isDirMode(rootStamp.mode) {
+		return nil, false
+	}
+	type seen struct {
+		stamp
+		parent int // index in all; -1 for the root
+		ended  bool
+	}
+	all := []seen{{stamp: rootStamp, parent: -1}}
+	index := map[string]int{r.root: 0}
+	for _, rel := range r.rels {
+		cur, at := r.root, 0
+		for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
+			switch part {
+			case "", ".":
+				continue
+			case "..":
+				return nil, false
+			}
+			cur = filepath.Join(cur, part)
+			if i, ok := index[cur]; ok {
+				at = i
+				continue
+			}
+			st, err := lstamp(cur)
+			if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+				// Missing: the folder above says so.
+				break
+			}
+			if err != nil || !(isDirMode(st.mode) || isRegularMode(st.mode)) {
+				return nil, false
+			}
+			index[cur] = len(all)
+			all = append(all, seen{stamp: st, parent: at})
+			at = len(all) - 1
+			if isRegularMode(st.mode) {
+				break
+			}
+		}
+		// at is where this lookup ended: its last component, or the
+		// deepest folder on its way that is there.
+		all[at].ended = true
+	}
+	kept := make([]bool, len(all))
+	var out []stamp
+	limit := start.Add(-racyWindow).UnixNano()
+	for i, s := range all {
+		// Parents come before their children in all.
+		kept[i] = i == 0 || s.ended || isRegularMode(s.mode) || !kept[s.parent]
+		if !kept[i] {
+			continue
+		}
+		if s.mtime >= limit || s.ctime >= limit {
+			return nil, false
+		}
+		out = append(out, s.stamp)
+	}
+	if !local.check(out) {
+		return nil, false
+	}
+	return out, true
+}
+
+// localDevs remembers, for one load, the devices found on local file
+// systems (localFS).
+type localDevs struct {
+	mu    sync.Mutex
+	known map[uint64]bool
+}
+
+// check reports whether every stamp is on a local file system.
+func (l *localDevs) check(stamps []stamp) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.known == nil {
+		l.known = map[uint64]bool{}
+	}
+	for _, s := range stamps {
+		local, ok := l.known[s.dev]
+		if !ok {
+			local = localFS(s.path)
+			l.known[s.dev] = local
+		}
+		if !local {
+			return false
+		}
+	}
+	return true
+}
+
+// save writes the entries this load used or read, when they differ from
+// the file's, and lets go of the anchors. Errors are dropped: the next load
+// reads the files again.
+func (c *loadCache) save() {
+	if c == nil {
+		return
+	}
+	c.anchors.close()
+	if !c.dirty && c.hits == len(c.old) {
+		return
+	}
+	slices.SortFunc(c.next, func(a, b *cacheEntry) int { return strings.Compare(a.key, b.key) })
+	data := encodeCache(c.settings, c.next)
+	if len(data) > maxCacheFile {
+		return
+	}
+	if writeCacheFile(c.file, data) == nil {
+		cacheStats.writes.Add(1)
+	}
+}
+
+// readCacheFile reads the cache file, refusing a symlink, a FIFO and
+// anything too large.
+func readCacheFile(path string) ([]byte, error) {
+	f, err := regfile.OpenNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return regfile.ReadAll(f, maxCacheFile)
+}
+
+// writeCacheFile replaces the cache file with data: written to a new
+// temporary file in the folder, then renamed over the old name, so a
+// reader sees one whole file or the other and whatever was planted at the
+// name is replaced, never written through. Old files of other settings
+// beyond maxCacheFiles go.
+func writeCacheFile(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".load-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	pruneCacheDir(dir, filepath.Base(path))
+	return nil
+}
+
+// pruneCacheDir removes the oldest cache files beyond maxCacheFiles, and
+// temporary files a writer left more than an hour ago. Only regular files
+// with the cache's names are removed.
+func pruneCacheDir(dir, keep string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		name string
+		mod  time.Time
+	}
+	var files []file
+	for _, e := range entries {
+		name := e.Name()
+		isTemp := strings.HasPrefix(name, ".load-") && strings.HasSuffix(name, ".tmp")
+		if !isTemp && !(strings.HasPrefix(name, "load-") && strings.HasSuffix(name, ".cache")) || name == keep {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if isTemp {
+			if time.Since(fi.ModTime()) > time.Hour {
+				_ = os.Remove(filepath.Join(dir, name))
+			}
+			continue
+		}
+		files = append(files, file{name, fi.ModTime()})
+	}
+	if len(files) < maxCacheFiles {
+		return
+	}
+	slices.SortFunc(files, func(a, b file) int { return a.mod.Compare(b.mod) })
+	for _, f := range files[:len(files)-maxCacheFiles+1] {
+		_ = os.Remove(filepath.Join(dir, f.name))
+	}
+}
+
+// The file: cacheMagic, the settings, the entries, and a CRC-32 of all
+// that. Numbers are uvarints, strings and byte strings a length and their
+// bytes.
+
+type cacheWriter struct{ b []byte }
+
+func (w *cacheWriter) num(n uint64)   { w.b = binary.AppendUvarint(w.b, n) }
+func (w *cacheWriter) str(s string)   { w.num(uint64(len(s))); w.b = append(w.b, s...) }
+func (w *cacheWriter) bytes(p []byte) { w.num(uint64(len(p))); w.b = append(w.b, p...) }
+func (w *cacheWriter) flag(v bool) {
+	if v {
+		w.num(1)
+	} else {
+		w.num(0)
+	}
+}
+
+func (w *cacheWriter) warnings(ws []Warning) {
+	w.num(uint64(len(ws)))
+	for _, x := range ws {
+		w.str(x.Source)
+		w.str(x.Message)
+	}
+}
+
+func encodeCache(settings string, entries []*cacheEntry) []byte {
+	w := &cacheWriter{b: []byte(cacheMagic)}
+	w.str(settings)
+	w.num(uint64(len(entries)))
+	for _, e := range entries {
+		w.str(e.key)
+		w.num(uint64(len(e.witness)))
+		for _, s := range e.witness {
+			w.str(s.path)
+			w.num(s.dev)
+			w.num(s.ino)
+			w.num(uint64(s.mode))
+			w.num(uint64(s.size))
+			w.num(uint64(s.mtime))
+			w.num(uint64(s.ctime))
+		}
+		w.flag(e.resolve)
+		w.str(e.root)
+		w.warnings(e.warns)
+		w.warnings(e.hookWarns)
+		w.flag(e.plugin != nil)
+		if p := e.plugin; p != nil {
+			for _, s := range []string{p.Name, p.Marketplace, p.Root, p.RealRoot, p.DataDir, p.Manifest} {
+				w.str(s)
+			}
+			w.flag(p.InstallCache)
+			w.num(uint64(len(p.Sources)))
+			for _, s := range p.Sources {
+				w.str(s.Key)
+				w.str(s.Path)
+				w.flag(s.File != nil)
+				w.bytes(s.File)
+				w.flag(s.Inline != nil)
+				w.bytes(s.Inline)
+			}
+		}
+	}
+	return binary.LittleEndian.AppendUint32(w.b, crc32.ChecksumIEEE(w.b))
+}
+
+// cacheReader reads what cacheWriter wrote; the first problem sets bad and
+// every read after it gives zero values.
+type cacheReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *cacheReader) num() uint64 {
+	if r.bad {
+		return 0
+	}
+	n, k := binary.Uvarint(r.b)
+	if k <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[k:]
+	return n
+}
+
+func (r *cacheReader) raw() []byte {
+	n := r.num()
+	if r.bad || n > uint64(len(r.b)) {
+		r.bad = true
+		return nil
+	}
+	p := r.b[:n:n]
+	r.b = r.b[n:]
+	return p
+}
+
+func (r *cacheReader) str() string { return string(r.raw()) }
+
+func (r *cacheReader) flag() bool {
+	switch r.num() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	r.bad = true
+	return false
+}
+
+// count reads a length that at least min bytes each must follow.
+func (r *cacheReader) count(min int) int {
+	n := r.num()
+	if r.bad || n > uint64(len(r.b)/min) {
+		r.bad = true
+		return 0
+	}
+	return int(n)
+}
+
+func (r *cacheReader) warnings() []Warning {
+	n := r.count(2)
+	var out []Warning
+	for range n {
+		out = append(out, Warning{Source: r.str(), Message: r.str()})
+	}
+	return out
+}
+
+// decodeCache reads a cache file written for settings; ok is false for
+// anything else: another layout or settings, a wrong checksum, a file cut
+// short or with bytes left over.
+func decodeCache(data []byte, settings string) ([]*cacheEntry, bool) {
+	if len(data) < len(cacheMagic)+4 || !bytes.HasPrefix(data, []byte(cacheMagic)) {
+		return nil, false
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, false
+	}
+	// The entries' bytes stay in data; strings are copied out of it.
+	r := &cacheReader{b: body[len(cacheMagic):]}
+	if r.str() != settings {
+		return nil, false
+	}
+	n := r.count(8)
+	out := make([]*cacheEntry, 0, n)
+	for range n {
+		e := &cacheEntry{key: r.str()}
+		for range r.count(7) {
+			e.witness = append(e.witness, stamp{path: r.str(), dev: r.num(), ino: r.num(), mode: uint32(r.num()),
+				size: int64(r.num()), mtime: int64(r.num()), ctime: int64(r.num())})
+		}
+		e.resolve = r.flag()
+		e.root = r.str()
+		e.warns = r.warnings()
+		e.hookWarns = r.warnings()
+		if r.flag() {
+			p := &Plugin{Name: r.str(), Marketplace: r.str(), Root: r.str(), RealRoot: r.str(), DataDir: r.str(), Manifest: r.str()}
+			p.InstallCache = r.flag()
+			for range r.count(6) {
+				s := Source{Key: r.str(), Path: r.str()}
+				if file, data := r.flag(), r.raw(); file {
+					s.File = data
+				}
+				if inline, data := r.flag(), r.raw(); inline {
+					s.Inline = data
+				}
+				p.Sources = append(p.Sources, s)
+			}
+			e.plugin = p
+		}
+		if r.bad {
+			return nil, false
+		}
+		out = append(out, e)
+	}
+	if r.bad || len(r.b) != 0 {
+		return nil, false
+	}
+	return out, true
+}
