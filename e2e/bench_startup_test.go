@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -39,27 +40,52 @@ func benchPlugins(b *testing.B, n int) string {
 }
 
 // BenchmarkStartup_Initialize200Plugins is spawn → initialize reply of
-// "hookd serve" with 200 plugins installed (400 hooks, none trusted).
+// "hookd serve" with 200 plugins installed (400 hooks, none trusted), the
+// plugin load cache warm: every start after the first.
 func BenchmarkStartup_Initialize200Plugins(b *testing.B) {
-	benchStartup(b, 200)
+	benchStartup(b, 200, cacheWarm)
+}
+
+// BenchmarkStartup_Initialize200PluginsColdCache is the same with the
+// cache folder empty at every start: the first start, which also writes
+// the cache.
+func BenchmarkStartup_Initialize200PluginsColdCache(b *testing.B) {
+	benchStartup(b, 200, cacheCold)
+}
+
+// BenchmarkStartup_Initialize200PluginsNoCache is the same with the cache
+// turned off ($HOOKD_NO_CACHE).
+func BenchmarkStartup_Initialize200PluginsNoCache(b *testing.B) {
+	benchStartup(b, 200, cacheOff)
 }
 
 // BenchmarkStartup_InitializeNoPlugins is the same with none: the share of
 // the process start and of the session itself.
 func BenchmarkStartup_InitializeNoPlugins(b *testing.B) {
-	benchStartup(b, 0)
+	benchStartup(b, 0, cacheWarm)
 }
 
-func benchStartup(b *testing.B, plugins int) {
+// The plugin load cache's state in a start-up benchmark.
+const (
+	cacheWarm = iota
+	cacheCold
+	cacheOff
+)
+
+func benchStartup(b *testing.B, plugins, cache int) {
 	dir := benchPlugins(b, plugins)
 	home, cwd := b.TempDir(), b.TempDir()
 	b.Setenv("TMPDIR", b.TempDir())
+	cacheHome := b.TempDir()
+	b.Setenv("XDG_CACHE_HOME", cacheHome)
+	if cache == cacheOff {
+		b.Setenv("HOOKD_NO_CACHE", "1")
+	}
 	bin := benchBin(b)
 	ctx := context.Background()
 	params := map[string]any{"session": map[string]any{"id": "s1", "cwd": cwd},
 		"config": map[string]any{"home": home, "pluginDirs": []string{dir}}}
-	var cpu time.Duration
-	for b.Loop() {
+	start := func() (*client.Client, json.RawMessage) {
 		c, err := client.Start(ctx, bin, nil, "serve", "--log-level", "error")
 		if err != nil {
 			b.Fatal(err)
@@ -68,6 +94,30 @@ func benchStartup(b *testing.B, plugins int) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		return c, res
+	}
+	if cache == cacheWarm {
+		// The cache keeps no file changed in the last moments (racy
+		// times): let the new tree age, then fill the cache.
+		time.Sleep(200 * time.Millisecond)
+		c, _ := start()
+		c.Kill()
+	}
+	var cpu time.Duration
+	for b.Loop() {
+		if cache == cacheCold {
+			b.StopTimer()
+			// The files go; the folder stays, as after a first start.
+			dir := filepath.Join(cacheHome, "hookd", "plugins")
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StartTimer()
+		}
+		c, res := start()
 		b.StopTimer()
 		cpu += procCPU(c.Pid())
 		if !strings.Contains(string(res), fmt.Sprintf(`"installed":%d`, 2*plugins)) {

@@ -42,6 +42,11 @@ type DiscoverOptions struct {
 	Plugins    []PluginConfig
 	PluginDirs []string
 	DataHome   string
+	// PluginCache is the folder of the plugin load cache (package
+	// plugins, cache.go): what a load read of each plugin, checked and used
+	// by the next load. "" keeps none; plugins.DefaultCacheDir is the
+	// usual value.
+	PluginCache string
 	// Managed is the path of the managed requirements.toml ("" = none).
 	Managed string
 	// Settings are extra settings files, a layer after the project's

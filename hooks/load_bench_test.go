@@ -10,9 +10,20 @@ import (
 )
 
 // BenchmarkLoad_200Plugins is what initialize (and hooks/reload) pays to
-// discover 200 installed plugins of two hooks each, none trusted: the
-// in-process half of BenchmarkStartup_Initialize200Plugins, for -cpuprofile.
-func BenchmarkLoad_200Plugins(b *testing.B) {
+// discover 200 installed plugins of two hooks each, none trusted, without
+// the plugin load cache: the in-process half of
+// BenchmarkStartup_Initialize200PluginsNoCache, for -cpuprofile.
+func BenchmarkLoad_200Plugins(b *testing.B) { benchLoad200(b, "") }
+
+// BenchmarkLoad_200PluginsWarmCache is the same with the load cache filled:
+// what every load after the first pays.
+func BenchmarkLoad_200PluginsWarmCache(b *testing.B) { benchLoad200(b, "warm") }
+
+// BenchmarkLoad_200PluginsColdCache is the same with the load cache empty
+// at every load, which then writes it: what the first load pays.
+func BenchmarkLoad_200PluginsColdCache(b *testing.B) { benchLoad200(b, "cold") }
+
+func benchLoad200(b *testing.B, cache string) {
 	dir := b.TempDir()
 	doc := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "${PLUGIN_ROOT}/check.sh"}]}], "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`
 	for i := range 200 {
@@ -30,16 +41,44 @@ func BenchmarkLoad_200Plugins(b *testing.B) {
 			}
 		}
 	}
+	cacheDir := ""
+	if cache != "" {
+		cacheDir = filepath.Join(b.TempDir(), "cache")
+	}
 	e := New(Options{Profile: codexProfile(), Session: Session{ID: "s", Cwd: b.TempDir()},
-		Discover: DiscoverOptions{Home: b.TempDir(), PluginDirs: []string{dir}, DataHome: b.TempDir()}})
+		Discover: DiscoverOptions{Home: b.TempDir(), PluginDirs: []string{dir}, DataHome: b.TempDir(), PluginCache: cacheDir}})
 	defer e.Close()
-	cpu0 := cpuTime()
-	for b.Loop() {
+	load := func() {
 		if sum, err := e.LoadChecked(); err != nil || sum.Installed != 400 {
 			b.Fatalf("%+v %v", sum, err)
 		}
 	}
+	if cache == "warm" {
+		// The cache keeps no file changed in the last moments (racy
+		// times): let the new tree age, then fill the cache.
+		time.Sleep(200 * time.Millisecond)
+		load()
+	}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		if cache == "cold" {
+			b.StopTimer()
+			emptyDir(b, cacheDir)
+			b.StartTimer()
+		}
+		load()
+	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// emptyDir removes what dir holds, keeping dir.
+func emptyDir(b *testing.B, dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // cpuTime is the user and system CPU time this process has used.

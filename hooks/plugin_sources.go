@@ -42,12 +42,17 @@ func (d *DiscoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 		return
 	}
 	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: PluginDataHome(p, opts), Rule: p.PluginRule,
-		InstallCache: installCache(p, opts)})
+		InstallCache: installCache(p, opts), CacheDir: opts.PluginCache})
 	for _, w := range warns {
 		d.Warns = append(d.Warns, Warning{Source: w.Source, Message: w.Message})
 	}
 	d.AddPlugins(p, found, nil)
 }
+
+// DefaultPluginCache is the plugin load cache's folder for a session:
+// <XDG cache home>/hookd/plugins, or "" when $HOOKD_NO_CACHE turns the cache
+// off (see plugins.DefaultCacheDir).
+func DefaultPluginCache() string { return plugins.DefaultCacheDir() }
 
 // installCache is the folder Codex installs plugins into,
 // <user folder>/plugins/cache, or "" without a user folder.

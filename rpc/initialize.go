@@ -257,6 +257,7 @@ func engineOptions(defaults Options, p *initializeParams) (hooks.Options, error)
 			SessionHooks:      sessionHooks,
 			Plugins:           plugins,
 			PluginDirs:        pluginDirs,
+			PluginCache:       hooks.DefaultPluginCache(),
 			Managed:           p.Config.Managed.Requirements,
 			Settings:          settingsFiles,
 			ConfigProfile:     p.Config.ConfigProfile,

@@ -328,7 +328,8 @@ func (d *discovery) claudePlugins(p *hooks.Profile, opts hooks.DiscoverOptions, 
 			configs = append(configs, hooks.PluginConfig{Name: name, Marketplace: market, Enabled: &off})
 		}
 	}
-	found, warns := plugins.Load(plugins.Options{Plugins: configs, Dirs: opts.PluginDirs, DataHome: hooks.PluginDataHome(p, opts), Rule: p.PluginRule})
+	found, warns := plugins.Load(plugins.Options{Plugins: configs, Dirs: opts.PluginDirs, DataHome: hooks.PluginDataHome(p, opts), Rule: p.PluginRule,
+		CacheDir: opts.PluginCache})
 	for _, w := range warns {
 		d.Warns = append(d.Warns, hooks.Warning{Source: w.Source, Message: w.Message})
 	}

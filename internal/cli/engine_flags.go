@@ -156,7 +156,7 @@ func (f *engineFlags) options(stderr io.Writer) (hooks.Options, error) {
 		Discover: hooks.DiscoverOptions{Home: home, ProjectRoot: root, ProjectTrusted: f.trustProject.val,
 			ProjectTrustKnown: f.trustProject.set, PrintMode: f.printMode, Cwd: cwd, Plugins: f.plugins,
 			Managed: f.managed, Settings: f.settings, StateOverrides: []byte(f.hookState), ConfigProfile: f.configProfile,
-			Features: f.features},
+			Features: f.features, PluginCache: hooks.DefaultPluginCache()},
 		BypassTrust: f.bypassTrust,
 		Logger:      logger,
 		// Where tools run, for the profile's coverage labels.
