@@ -150,8 +150,15 @@ type loadCache struct {
 	local   localDevs
 }
 
-// cacheStats count, for tests, what the caches of this process did.
+// cacheStats count what the caches of this process did.
 var cacheStats struct{ hits, misses, writes atomic.Int64 }
+
+// CacheStats says what the load caches of this process did so far: plugin
+// folders taken from the cache, read from their files while a cache was
+// on, and cache files written.
+func CacheStats() (hits, misses, writes int64) {
+	return cacheStats.hits.Load(), cacheStats.misses.Load(), cacheStats.writes.Load()
+}
 
 // openCache reads the cache file for the load l describes, in dir; nil
 // when dir is "" or the system has no cache.
