@@ -263,10 +263,8 @@ func (c *loadCache) replay(j *candidate) bool {
 	return true
 }
 
-// holds reports whether every path of the witness is as recorded. The
-// paths are looked up from their root's parent folder, opened once per
-// load (anchors): the same lookup as by the whole path, without walking
-// from / for each.
+// holds reports whether every path of the witness is as recorded, each
+// looked up from the root's parent folder (anchors.lstamper).
 func (c *loadCache) holds(e *cacheEntry, j *candidate) bool {
 	if len(e.witness) == 0 {
 		return false
@@ -278,21 +276,26 @@ func (c *loadCache) holds(e *cacheEntry, j *candidate) bool {
 			return false
 		}
 	}
-	anchor := filepath.Dir(root)
-	fd, ok := c.anchors.open(anchor)
+	lstamp := c.anchors.lstamper(filepath.Dir(root))
 	for _, want := range e.witness {
-		var got stamp
-		var err error
-		if rel, inside := strings.CutPrefix(want.path, anchor+string(filepath.Separator)); ok && inside {
-			got, err = lstampAt(fd, rel, want.path)
-		} else {
-			got, err = lstamp(want.path)
-		}
-		if err != nil || got != want {
+		if got, err := lstamp(want.path); err != nil || got != want {
 			return false
 		}
 	}
 	return true
+}
+
+// lstamper is lstamp for paths below the folder anchor, which it holds open
+// for the load: the same lookup as by the whole path, without walking
+// from / for each.
+func (a *anchors) lstamper(anchor string) func(string) (stamp, error) {
+	fd, held := a.open(anchor)
+	return func(path string) (stamp, error) {
+		if rel, inside := strings.CutPrefix(path, anchor+string(filepath.Separator)); held && inside {
+			return lstampAt(fd, rel, path)
+		}
+		return lstamp(path)
+	}
 }
 
 // store keeps what readFiles gave j when rec can vouch for it.
@@ -300,7 +303,7 @@ func (c *loadCache) store(key string, j *candidate, rec *recorder) {
 	if c == nil {
 		return
 	}
-	witness, ok := rec.witness(c.start, &c.local)
+	witness, ok := rec.witness(c.start, &c.local, &c.anchors)
 	if !ok || cachedBytes(j) > maxCachedBytes {
 		return
 	}
@@ -332,10 +335,12 @@ func cachedBytes(j *candidate) int {
 // child is stamped itself, lstat showing what the folder holds at that
 // name now. A folder where a lookup ended (a name missing below it, or the
 // folder itself looked at) is always in.
-func (r *recorder) witness(start time.Time, local *localDevs) ([]stamp, bool) {
+func (r *recorder) witness(start time.Time, local *localDevs, anchors *anchors) ([]stamp, bool) {
 	if r == nil || r.bad || r.root == "" {
 		return nil, false
 	}
+	// Looked up from the root's parent, as holds does.
+	lstamp := anchors.lstamper(filepath.Dir(r.root))
 	rootStamp, err := lstamp(r.root)
 	if err != nil || !isDirMode(rootStamp.mode) {
 		return nil, false
