@@ -67,7 +67,11 @@ func TestServe_PluginCacheIsNeverSeen(t *testing.T) {
 		if err := c.Call(ctx, "hooks/list", map[string]any{}, &listed); err != nil {
 			t.Fatal(err)
 		}
-		c.Kill()
+		// Ended as a host ends it: the cache is written before hookd
+		// exits.
+		if _, err := c.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
 		return gjson.GetBytes(res, "hooks").Raw, string(listed), stderr.String()
 	}
 	t.Setenv("HOOKD_NO_CACHE", "1")

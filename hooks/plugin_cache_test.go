@@ -60,6 +60,7 @@ func TestPluginCache_SessionIsTheFilesSession(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				plugins.WaitCacheWrites()
 				list, warns := e.List("")
 				return sum, list, warns
 			}

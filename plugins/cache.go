@@ -143,7 +143,8 @@ type loadCache struct {
 	mu       sync.Mutex
 	next     []*cacheEntry
 	hits     int
-	dirty    bool
+	// pending are this load's reads that may be kept (store).
+	pending []pendingEntry
 	// anchors are the folders witnesses are looked up from; local are the
 	// devices localFS found local.
 	anchors anchors
@@ -298,21 +299,31 @@ func (a *anchors) lstamper(anchor string) func(string) (stamp, error) {
 	}
 }
 
-// store keeps what readFiles gave j when rec can vouch for it.
+// store offers what readFiles gave j to the cache: kept when rec can
+// vouch for it. The witness is stamped later, off the load's path (save):
+// that is as sound as stamping now, since anything changed after the load
+// started carries a later time and is refused (witness).
 func (c *loadCache) store(key string, j *candidate, rec *recorder) {
-	if c == nil {
+	if c == nil || rec == nil || rec.bad || cachedBytes(j) > maxCachedBytes {
 		return
 	}
-	witness, ok := rec.witness(c.start, &c.local, &c.anchors)
-	if !ok || cachedBytes(j) > maxCachedBytes {
-		return
+	e := &cacheEntry{key: key, resolve: !j.versions, root: j.c.Root, warns: slices.Clone(j.warns), hookWarns: slices.Clone(j.hookWarns)}
+	if j.plugin != nil {
+		// A copy: the caller's plugin is its own while the cache is
+		// written.
+		p := *j.plugin
+		p.Sources = slices.Clone(p.Sources)
+		e.plugin = &p
 	}
-	e := &cacheEntry{key: key, witness: witness, resolve: !j.versions, root: j.c.Root,
-		warns: j.warns, plugin: j.plugin, hookWarns: j.hookWarns}
 	c.mu.Lock()
-	c.next = append(c.next, e)
-	c.dirty = true
+	c.pending = append(c.pending, pendingEntry{e, rec})
 	c.mu.Unlock()
+}
+
+// pendingEntry is a read waiting for its witness.
+type pendingEntry struct {
+	e   *cacheEntry
+	rec *recorder
 }
 
 // cachedBytes is about what keeping j's read costs.
@@ -432,15 +443,45 @@ func (l *localDevs) check(stamps []stamp) bool {
 	return true
 }
 
-// save writes the entries this load used or read, when they differ from
-// the file's, and lets go of the anchors. Errors are dropped: the next load
-// reads the files again.
+// cacheWrites are the cache files being written (save).
+var cacheWrites sync.WaitGroup
+
+// WaitCacheWrites returns once every load cache file this process started
+// writing is written (or given up). A process that is about to exit calls it,
+// so that what its loads read is kept for the next one.
+func WaitCacheWrites() { cacheWrites.Wait() }
+
+// save writes, in the background, the entries this load used or read when
+// they differ from the file's, and then lets go of the anchors. Errors are
+// dropped: the next load reads the files again.
 func (c *loadCache) save() {
 	if c == nil {
 		return
 	}
-	c.anchors.close()
-	if !c.dirty && c.hits == len(c.old) {
+	if len(c.pending) == 0 && c.hits == len(c.old) {
+		c.anchors.close()
+		return
+	}
+	cacheWrites.Add(1)
+	go func() {
+		defer cacheWrites.Done()
+		defer c.anchors.close()
+		c.write()
+	}()
+}
+
+// write stamps the witnesses of the reads waiting for them and writes the
+// file, unless nothing new is kept and nothing old was dropped.
+func (c *loadCache) write() {
+	kept := 0
+	for _, p := range c.pending {
+		if witness, ok := p.rec.witness(c.start, &c.local, &c.anchors); ok {
+			p.e.witness = witness
+			c.next = append(c.next, p.e)
+			kept++
+		}
+	}
+	if kept == 0 && c.hits == len(c.old) {
 		return
 	}
 	slices.SortFunc(c.next, func(a, b *cacheEntry) int { return strings.Compare(a.key, b.key) })

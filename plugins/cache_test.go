@@ -17,6 +17,13 @@ import (
 // so what it keeps can only be tested once the clock has moved on.
 func aged() { time.Sleep(racyWindow + 20*time.Millisecond) }
 
+// cachedLoad is Load, and the cache file it writes written.
+func cachedLoad(opts Options) ([]*Plugin, []Warning) {
+	ps, ws := Load(opts)
+	WaitCacheWrites()
+	return ps, ws
+}
+
 func needCache(t *testing.T) {
 	t.Helper()
 	if !cacheSupported {
@@ -65,16 +72,16 @@ func TestCache_GivesWhatTheFilesGive(t *testing.T) {
 	aged()
 	for _, rule := range []Rule{CodexRule, ClaudeRule} {
 		opts := caseOpts(rule)
-		want, wantWarns := Load(opts)
+		want, wantWarns := cachedLoad(opts)
 		opts.CacheDir = t.TempDir()
 		before := cacheCounts()
-		cold, coldWarns := Load(opts)
+		cold, coldWarns := cachedLoad(opts)
 		sameLoad(t, fmt.Sprintf("rule %d, cold cache", rule), cold, coldWarns, want, wantWarns)
 		if c := cacheCounts().since(before); c.hits != 0 || c.writes != 1 {
 			t.Errorf("rule %d: the cold load did %+v, want no hits and one write", rule, c)
 		}
 		before = cacheCounts()
-		warm, warmWarns := Load(opts)
+		warm, warmWarns := cachedLoad(opts)
 		sameLoad(t, fmt.Sprintf("rule %d, warm cache", rule), warm, warmWarns, want, wantWarns)
 		c := cacheCounts().since(before)
 		if c.hits < 15 || c.writes != 0 {
@@ -245,16 +252,16 @@ func TestCache_SeesEveryChange(t *testing.T) {
 			tr := trees[i]
 			withCache := tr.opts
 			withCache.CacheDir = tr.cacheDir
-			Load(withCache)
+			cachedLoad(withCache)
 			before := cacheCounts()
-			kept, keptWarns := Load(withCache)
+			kept, keptWarns := cachedLoad(withCache)
 			if got := cacheCounts().since(before); got.hits != 2 {
 				t.Fatalf("before the change: %+v, want both plugins from the cache", got)
 			}
 			c.change(t, tr.dir)
-			want, wantWarns := Load(tr.opts)
+			want, wantWarns := cachedLoad(tr.opts)
 			before = cacheCounts()
-			got, gotWarns := Load(withCache)
+			got, gotWarns := cachedLoad(withCache)
 			sameLoad(t, "after the change", got, gotWarns, want, wantWarns)
 			if c.same {
 				sameLoad(t, "the change changes nothing found", want, wantWarns, kept, keptWarns)
@@ -278,9 +285,9 @@ func TestCache_KeepsNothingJustChanged(t *testing.T) {
 	writeTree(t, dir, map[string]string{"p/.codex-plugin/plugin.json": `{"name": "p"}`, "p/hooks/hooks.json": stopHooks})
 	opts := Options{Dirs: []string{dir}, DataHome: filepath.Join(dir, "data"), Rule: CodexRule, CacheDir: t.TempDir()}
 	before := cacheCounts()
-	Load(opts)
+	cachedLoad(opts)
 	rewrite(t, filepath.Join(dir, "p", "hooks", "hooks.json"), otherStopHooks[:len(stopHooks)])
-	got, _ := Load(opts)
+	got, _ := cachedLoad(opts)
 	if c := cacheCounts().since(before); c.hits != 0 || c.writes != 0 {
 		t.Errorf("%+v: a tree written just now was kept", c)
 	}
@@ -312,9 +319,9 @@ func TestCache_IgnoresABadCacheFile(t *testing.T) {
 	})
 	aged()
 	opts := Options{Dirs: []string{dir}, DataHome: filepath.Join(dir, "data"), Rule: CodexRule}
-	want, wantWarns := Load(opts)
+	want, wantWarns := cachedLoad(opts)
 	opts.CacheDir = t.TempDir()
-	Load(opts)
+	cachedLoad(opts)
 	path := cacheFileOf(t, opts.CacheDir)
 	good, err := os.ReadFile(path)
 	if err != nil {
@@ -364,7 +371,7 @@ func TestCache_IgnoresABadCacheFile(t *testing.T) {
 			}
 			c.plant(t)
 			before := cacheCounts()
-			got, gotWarns := Load(opts)
+			got, gotWarns := cachedLoad(opts)
 			sameLoad(t, "with the bad file", got, gotWarns, want, wantWarns)
 			if n := cacheCounts().since(before); n.hits != 0 {
 				t.Errorf("%+v: the bad file was used", n)
@@ -382,7 +389,7 @@ func TestCache_IgnoresABadCacheFile(t *testing.T) {
 				t.Fatalf("not rewritten: %v", fi.Mode())
 			}
 			before = cacheCounts()
-			got, gotWarns = Load(opts)
+			got, gotWarns = cachedLoad(opts)
 			sameLoad(t, "from the rewritten file", got, gotWarns, want, wantWarns)
 			if n := cacheCounts().since(before); n.hits != 2 {
 				t.Errorf("%+v: the rewritten file was not used", n)
@@ -408,12 +415,12 @@ func TestCache_UnwritableFolderIsNoError(t *testing.T) {
 	writeTree(t, dir, map[string]string{"p/.codex-plugin/plugin.json": `{"name": "p"}`, "p/hooks/hooks.json": stopHooks})
 	aged()
 	opts := Options{Dirs: []string{dir}, DataHome: filepath.Join(dir, "data"), Rule: CodexRule}
-	want, wantWarns := Load(opts)
+	want, wantWarns := cachedLoad(opts)
 	blocker := filepath.Join(t.TempDir(), "a-file")
 	writeFile(t, blocker, []byte("x"))
 	opts.CacheDir = filepath.Join(blocker, "cache")
 	for range 2 {
-		got, gotWarns := Load(opts)
+		got, gotWarns := cachedLoad(opts)
 		sameLoad(t, "with an unwritable cache folder", got, gotWarns, want, wantWarns)
 	}
 	if fi, err := os.Stat(blocker); err != nil || !fi.Mode().IsRegular() {
@@ -493,7 +500,7 @@ func cacheChild(t *testing.T, spec string) {
 	parts := strings.Split(spec, string(os.PathListSeparator))
 	dir, cacheDir := parts[0], parts[1]
 	opts := Options{Dirs: []string{dir}, DataHome: filepath.Join(dir, "data"), Rule: CodexRule}
-	want, wantWarns := Load(opts)
+	want, wantWarns := cachedLoad(opts)
 	opts.CacheDir = cacheDir
 	before := cacheCounts()
 	for i := range 60 {
@@ -503,7 +510,7 @@ func cacheChild(t *testing.T, spec string) {
 				_ = os.Remove(filepath.Join(cacheDir, e.Name()))
 			}
 		}
-		got, gotWarns := Load(opts)
+		got, gotWarns := cachedLoad(opts)
 		sameLoad(t, fmt.Sprintf("load %d", i), got, gotWarns, want, wantWarns)
 		if t.Failed() {
 			return

@@ -18,11 +18,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookd/hookd/internal/suggest"
+	"github.com/hookd/hookd/plugins"
 )
 
 // Run runs hookd with args (without the program name) and returns the
 // process's exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// What the command's loads read of the plugins is kept for the next
+	// command before this one ends (the plugin load cache).
+	defer plugins.WaitCacheWrites()
 	cio := &cmdIO{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(cio)
 	args = longFlagsWithOneDash(root, args)
