@@ -102,15 +102,49 @@ type stamp struct {
 // root (the real folder); bad marks a read it cannot vouch for. A nil
 // recorder records nothing.
 type recorder struct {
-	root string
-	rels []string
-	bad  bool
+	root  string
+	notes []lookup
+	bad   bool
+}
+
+// lookup is one lookup below the root: rel, and what the read learned of
+// it. A file read with no symlink on the way (found) has its stamp from
+// the opened file; a name missing right below a folder the read held
+// (missing) ends at that folder; any other lookup is stamped component by
+// component (witness).
+type lookup struct {
+	rel     string
+	found   bool
+	id      stamp
+	missing bool
 }
 
 func (r *recorder) note(rel string) {
 	if r != nil {
-		r.rels = append(r.rels, rel)
+		r.notes = append(r.notes, lookup{rel: rel})
 	}
+}
+
+// found records that rel is the regular file id, reached through folders
+// alone.
+func (r *recorder) found(rel string, id stamp) {
+	if r != nil {
+		r.notes = append(r.notes, lookup{rel: rel, found: true, id: id})
+	}
+}
+
+// missing records that rel, below the folder dir (both relative to the
+// root), is not there, no symlink on the way.
+func (r *recorder) missing(dir, rel string) {
+	if r == nil {
+		return
+	}
+	if strings.ContainsRune(rel, filepath.Separator) {
+		// Which folder on the way lacks the name is not known.
+		r.note(filepath.Join(dir, rel))
+		return
+	}
+	r.notes = append(r.notes, lookup{rel: dir, missing: true})
 }
 
 func (r *recorder) fail() {
@@ -345,7 +379,9 @@ func cachedBytes(j *candidate) int {
 // that folder is fixed (so it is the same folder, and no symlink), and each
 // child is stamped itself, lstat showing what the folder holds at that
 // name now. A folder where a lookup ended (a name missing below it, or the
-// folder itself looked at) is always in.
+// folder itself looked at) is always in. A file the read opened with no
+// symlink on the way is stamped from the opened file, and the folders on
+// its way need no lstat of their own unless they are in the witness.
 func (r *recorder) witness(start time.Time, local *localDevs, anchors *anchors) ([]stamp, bool) {
 	if r == nil || r.bad || r.root == "" {
 		return nil, false
@@ -356,16 +392,27 @@ func (r *recorder) witness(start time.Time, local *localDevs, anchors *anchors) 
 	if err != nil || !isDirMode(rootStamp.mode) {
 		return nil, false
 	}
-	type seen struct {
+	type node struct {
 		stamp
-		parent int // index in all; -1 for the root
+		known  bool // stamp (and type) known; else a folder to lstat if kept
+		parent int  // index in all; -1 for the root
 		ended  bool
 	}
-	all := []seen{{stamp: rootStamp, parent: -1}}
+	all := []node{{stamp: rootStamp, known: true, parent: -1}}
 	index := map[string]int{r.root: 0}
-	for _, rel := range r.rels {
-		cur, at := r.root, 0
-		for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
+	// at is the node of path, made (with parent) when new.
+	at := func(path string, parent int) (int, bool) {
+		if i, ok := index[path]; ok {
+			return i, false
+		}
+		index[path] = len(all)
+		all = append(all, node{stamp: stamp{path: path}, parent: parent})
+		return len(all) - 1, true
+	}
+	for _, n := range r.notes {
+		parts := strings.Split(n.rel, string(filepath.Separator))
+		cur, i := r.root, 0
+		for k, part := range parts {
 			switch part {
 			case "", ".":
 				continue
@@ -373,37 +420,57 @@ func (r *recorder) witness(start time.Time, local *localDevs, anchors *anchors) 
 				return nil, false
 			}
 			cur = filepath.Join(cur, part)
-			if i, ok := index[cur]; ok {
-				at = i
-				continue
+			j, fresh := at(cur, i)
+			last := k == len(parts)-1
+			switch {
+			case n.found && last:
+				id := n.id
+				id.path = cur
+				all[j].stamp, all[j].known = id, true
+			case n.found:
+				// A folder on a way without symlinks: stamped only if
+				// kept.
+			case fresh || !all[j].known:
+				st, err := lstamp(cur)
+				if (errors.Is(err, fs.ErrNotExist) || isNotDir(err)) && fresh {
+					// Missing: the folder above says so.
+					delete(index, cur)
+					all = all[:j]
+					goto ended
+				}
+				if err != nil || !(isDirMode(st.mode) || isRegularMode(st.mode)) {
+					return nil, false
+				}
+				all[j].stamp, all[j].known = st, true
 			}
-			st, err := lstamp(cur)
-			if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
-				// Missing: the folder above says so.
-				break
-			}
-			if err != nil || !(isDirMode(st.mode) || isRegularMode(st.mode)) {
-				return nil, false
-			}
-			index[cur] = len(all)
-			all = append(all, seen{stamp: st, parent: at})
-			at = len(all) - 1
-			if isRegularMode(st.mode) {
+			i = j
+			if all[j].known && isRegularMode(all[j].mode) {
 				break
 			}
 		}
-		// at is where this lookup ended: its last component, or the
-		// deepest folder on its way that is there.
-		all[at].ended = true
+	ended:
+		if !n.found {
+			// i is where this lookup ended: its last component, or the
+			// deepest folder on its way that is there.
+			all[i].ended = true
+		}
 	}
 	kept := make([]bool, len(all))
 	var out []stamp
 	limit := start.Add(-racyWindow).UnixNano()
-	for i, s := range all {
+	for i := range all {
+		s := &all[i]
 		// Parents come before their children in all.
-		kept[i] = i == 0 || s.ended || isRegularMode(s.mode) || !kept[s.parent]
+		kept[i] = i == 0 || s.ended || (s.known && isRegularMode(s.mode)) || !kept[s.parent]
 		if !kept[i] {
 			continue
+		}
+		if !s.known {
+			st, err := lstamp(s.path)
+			if err != nil || !isDirMode(st.mode) {
+				return nil, false
+			}
+			s.stamp, s.known = st, true
 		}
 		if s.mtime >= limit || s.ctime >= limit {
 			return nil, false

@@ -97,14 +97,22 @@ func (d *rootDir) read(path string) ([]byte, error) {
 		d.obs.fail()
 		return readInRoot(d.path, d.real, path)
 	}
-	d.note(rel)
-	if data, settled, err := d.h.read(rel); settled {
-		if err != nil {
-			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-		}
+	data, id, settled, err := d.h.read(rel, d.obs != nil)
+	switch {
+	case !settled:
+		// Read by path: through a symlink, or something odd, that a
+		// recorder cannot vouch for.
+		d.obs.fail()
+		return readInRoot(d.path, d.real, path)
+	case err == nil:
+		d.obs.found(filepath.Join(d.obsRel, rel), id)
 		return data, nil
+	case conclusive(err):
+		d.obs.missing(d.obsRel, rel)
+	default:
+		d.note(rel)
 	}
-	return readInRoot(d.path, d.real, path)
+	return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 }
 
 // isFile reports whether rel names something other than a folder (symlinks

@@ -23,7 +23,7 @@ type handle struct {
 // beneath is how every lookup below a handle resolves: inside the folder
 // (an absolute symlink, or one out of it, fails with EXDEV and is then
 // judged by path), and never through /proc magic links.
-const beneath = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
+const beneath uint64 = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
 
 // openHandle opens the folder path and resolves it from the open folder
 // itself (/proc/self/fd), which costs two system calls instead of one lstat
@@ -67,21 +67,30 @@ func conclusive(err error) bool {
 }
 
 // read reads the regular file rel, as readInRoot does; settled is false
-// when the caller must read it by path instead.
-func (h handle) read(rel string) (data []byte, settled bool, err error) {
+// when the caller must read it by path instead. With noLinks (a load the
+// cache records), a symlink anywhere on the way is left to the caller too,
+// so that a file read this way was reached through folders alone; id is
+// then what the opened file's fstat says (its path left empty).
+func (h handle) read(rel string, noLinks bool) (data []byte, id stamp, settled bool, err error) {
 	if !h.valid() {
-		return nil, false, nil
+		return nil, stamp{}, false, nil
 	}
-	fd, err := openat2(h.fd, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC)
+	how := beneath
+	if noLinks {
+		how |= unix.RESOLVE_NO_SYMLINKS
+	}
+	fd, err := openat2How(h.fd, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, how)
 	if err != nil {
-		return nil, conclusive(err), err
+		// ELOOP (a symlink, with noLinks) is not conclusive: by path.
+		return nil, stamp{}, conclusive(err), err
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > maxFileSize {
 		// Not a regular file of bounded size: readInRoot says which.
-		return nil, false, nil
+		return nil, stamp{}, false, nil
 	}
+	id = stampOf("", &st)
 	// One read gives a regular file whole: a read returns less than asked
 	// only at its end. A file that grew since the stat fills the buffer
 	// and is read on, up to the limit.
@@ -93,18 +102,18 @@ func (h handle) read(rel string) (data []byte, settled bool, err error) {
 			continue
 		}
 		if err != nil {
-			return nil, true, err
+			return nil, stamp{}, true, err
 		}
 		n += m
 		if m == 0 || n < len(buf) {
 			break
 		}
 		if n > maxFileSize {
-			return nil, true, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
+			return nil, stamp{}, true, fmt.Errorf("larger than %d MiB", maxFileSize>>20)
 		}
 		buf = append(buf, make([]byte, len(buf))...)
 	}
-	return buf[:n], true, nil
+	return buf[:n], id, true, nil
 }
 
 // stat reports whether rel is a folder, symlinks followed (os.Stat);
@@ -140,7 +149,12 @@ func (h handle) inside(rel string) bool {
 // openat2 opens rel beneath dirfd. EAGAIN (a rename elsewhere raced the
 // lookup) is retried once, EINTR always.
 func openat2(dirfd int, rel string, flags int) (int, error) {
-	how := unix.OpenHow{Flags: uint64(flags), Resolve: beneath}
+	return openat2How(dirfd, rel, flags, beneath)
+}
+
+// openat2How is openat2 with resolve flags of its own.
+func openat2How(dirfd int, rel string, flags int, resolve uint64) (int, error) {
+	how := unix.OpenHow{Flags: uint64(flags), Resolve: resolve}
 	retried := false
 	for {
 		fd, err := unix.Openat2(dirfd, rel, &how)

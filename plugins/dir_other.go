@@ -10,10 +10,11 @@ func openHandle(string) (handle, string, bool) { return handle{}, "", false }
 
 func (handle) close() {}
 
-func (handle) read(string) ([]byte, bool, error) { return nil, false, nil }
+func (handle) read(string, bool) ([]byte, stamp, bool, error) { return nil, stamp{}, false, nil }
 
 func (handle) stat(string) (bool, bool, error) { return false, false, nil }
 
 func (handle) inside(string) bool { return false }
 
 func openVersions(string, string) ([]string, []*rootDir, bool) { return nil, nil, false }
+func conclusive(error) bool                                    { return false }
