@@ -398,30 +398,35 @@ func (r *recorder) witness(start time.Time, local *localDevs, anchors *anchors) 
 		parent int  // index in all; -1 for the root
 		ended  bool
 	}
-	all := []node{{stamp: rootStamp, known: true, parent: -1}}
-	index := map[string]int{r.root: 0}
+	// A plugin's read looks at a handful of paths: a slice searched from
+	// the end does better than a map.
+	all := make([]node, 1, 8)
+	all[0] = node{stamp: rootStamp, known: true, parent: -1}
 	// at is the node of path, made (with parent) when new.
 	at := func(path string, parent int) (int, bool) {
-		if i, ok := index[path]; ok {
-			return i, false
+		for i := len(all) - 1; i >= 0; i-- {
+			if all[i].path == path {
+				return i, false
+			}
 		}
-		index[path] = len(all)
 		all = append(all, node{stamp: stamp{path: path}, parent: parent})
 		return len(all) - 1, true
 	}
 	for _, n := range r.notes {
-		parts := strings.Split(n.rel, string(filepath.Separator))
+		rest := n.rel
 		cur, i := r.root, 0
-		for k, part := range parts {
+		for rest != "" {
+			part, after, more := strings.Cut(rest, string(filepath.Separator))
+			rest = after
+			last := !more
 			switch part {
 			case "", ".":
 				continue
 			case "..":
 				return nil, false
 			}
-			cur = filepath.Join(cur, part)
+			cur = cur + string(filepath.Separator) + part
 			j, fresh := at(cur, i)
-			last := k == len(parts)-1
 			switch {
 			case n.found && last:
 				id := n.id
@@ -434,7 +439,6 @@ func (r *recorder) witness(start time.Time, local *localDevs, anchors *anchors) 
 				st, err := lstamp(cur)
 				if (errors.Is(err, fs.ErrNotExist) || isNotDir(err)) && fresh {
 					// Missing: the folder above says so.
-					delete(index, cur)
 					all = all[:j]
 					goto ended
 				}
@@ -456,7 +460,7 @@ func (r *recorder) witness(start time.Time, local *localDevs, anchors *anchors) 
 		}
 	}
 	kept := make([]bool, len(all))
-	var out []stamp
+	out := make([]stamp, 0, len(all))
 	limit := start.Add(-racyWindow).UnixNano()
 	for i := range all {
 		s := &all[i]
