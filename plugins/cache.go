@@ -35,9 +35,11 @@ import (
 // makes is below one folder, its root, whose place the load settles anew
 // each time (the walk resolves it, or the root is resolved again). The
 // witness holds the root and every path component of every lookup, up to
-// the first one that is missing, each by lstat, so no symlink is followed:
-// a read that met a symlink, or anything but folders and regular files, is
-// not kept at all. A folder's entries change only with its change time
+// the first one that is missing, each by lstat, so no symlink is followed
+// (a file the read opened with no symlink on its way is stamped from the
+// opened file itself, which is what lstat would say): a read that met a
+// symlink, or anything but folders and regular files, is not kept at all.
+// Folders that only lead to stamped children are left out (witness). A folder's entries change only with its change time
 // (and modification time), and a file's bytes only with its own; so when
 // every folder on the way is the same inode with the same times, every
 // name resolves to the same inode as before, every missing name is still
