@@ -54,6 +54,9 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	os.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// Every hookd child shares one plugin load cache of the suite's own
+	// (a test may name another), never the user's.
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(bin, "cache"))
 	// The run fails if any test leaves a process behind (leftover_*_test.go).
 	return noLeftovers{m}.Run()
 }
