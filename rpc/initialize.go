@@ -2,9 +2,11 @@ package rpc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,7 +19,10 @@ import (
 )
 
 func init() {
-	methods["initialize"] = method{handle: initialize, inline: true}
+	// initialize loads the hooks, which reads files: it runs off the reader
+	// (serial), and the requests read while it runs wait for it and are
+	// then routed against the session it leaves (Handle).
+	methods["initialize"] = method{handle: initialize, serial: true}
 }
 
 // ProtocolVersion is the wire protocol version hookd speaks.
@@ -137,16 +142,22 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	// whatever becomes of the request.
 	onEnd(ctx, hooks.PauseGC())
 	e := hooks.New(opts)
-	sum, err := e.LoadChecked()
+	sum, err := s.firstLoad(ctx, e)
 	if err != nil {
-		e.Close()
-		return nil, invalidParams("hooks cannot be loaded, so the session does not start: %v", err)
+		return nil, err
 	}
 
 	s.mu.Lock()
+	if s.exiting || ctx.Err() != nil {
+		// Cancelled as the load ended: the session does not start.
+		s.mu.Unlock()
+		e.Close()
+		return nil, context.Canceled
+	}
 	s.engine = e
 	s.record = rec
 	s.state = stateReady
+	commit(ctx)
 	s.mu.Unlock()
 	if p.ProcessID != nil && *p.ProcessID > 0 {
 		go s.watchParent(*p.ProcessID)
@@ -157,9 +168,9 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 		}
 	}
 	warnings := e.Warnings()
-	// Warnings go out right after the reply, on the reader goroutine (this
-	// method is inline), so a host sees its result first and no later
-	// notification can overtake them.
+	// Warnings go out right after the reply, before any request read after
+	// initialize starts (they wait for it, Handle), so a host sees its
+	// result first and no later notification can overtake them.
 	return replyThen{after: func() { s.reportLoad(e, warnings) }, v: initializeResult{
 		ServerInfo:      serverInfo{Name: "hookd", Version: s.opts.Version},
 		ProtocolVersion: ProtocolVersion,
@@ -168,6 +179,53 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 		Capabilities:    capabilities{Events: opts.Profile.EventNames(), HandlerTypes: opts.Profile.Handlers()},
 		Hooks:           sum,
 	}}, nil
+}
+
+// firstLoad runs the session's first load of e, off the request's
+// goroutine so that a $/cancelRequest of the initialize, exit or an end of
+// input that cancels answers it at once: the load, which only reads files,
+// each bounded, then finishes by itself and its engine is closed. An error
+// or a panic of the load fails the initialize; e is closed then too.
+func (s *Server) firstLoad(ctx context.Context, e *hooks.Engine) (hooks.Summary, error) {
+	load := s.opts.load
+	if load == nil {
+		load = (*hooks.Engine).LoadChecked
+	}
+	type loaded struct {
+		sum hooks.Summary
+		err error
+	}
+	ch := make(chan loaded, 1)
+	go func() {
+		var l loaded
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("panic in handler", "method", "initialize", "panic", p, "stack", string(debug.Stack()))
+				l.err = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("internal error in initialize: %v", p)}
+			}
+			ch <- l
+		}()
+		l.sum, l.err = load(e)
+	}()
+	select {
+	case l := <-ch:
+		var je *jsonrpc2.Error
+		switch {
+		case errors.As(l.err, &je):
+			e.Close()
+			return hooks.Summary{}, je
+		case l.err != nil:
+			e.Close()
+			return hooks.Summary{}, invalidParams("hooks cannot be loaded, so the session does not start: %v", l.err)
+		}
+		return l.sum, nil
+	case <-ctx.Done():
+		go func() {
+			<-ch
+			e.Close()
+		}()
+		return hooks.Summary{}, ctx.Err()
+	}
 }
 
 // engineOptions turns initialize params (over the server's command-line

@@ -60,12 +60,11 @@ func hooksRunQuick(s *Server, params []byte) (any, bool, error) {
 		// A recording is file I/O, which the reader never does.
 		return nil, false, nil
 	}
+	// Nor is there a record to write: a session that records is never
+	// answered here.
 	res, ok, err := e.QuickRun(event, input, turnID)
 	if !ok {
 		return nil, false, nil
-	}
-	if err == nil {
-		s.recordRun(event, turnID, input, res)
 	}
 	var pe *hooks.ParamError
 	if errors.As(err, &pe) {

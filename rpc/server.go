@@ -67,6 +67,10 @@ type Options struct {
 	// LoginEnvCache is the default of initialize's config.loginEnvCache
 	// (hookd serve --login-env-cache).
 	LoginEnvCache bool
+
+	// load replaces the engine's first load (initialize) in tests: one
+	// that takes as long as the test wants.
+	load func(*hooks.Engine) (hooks.Summary, error)
 }
 
 // DefaultMaxInFlightBytes is Options.MaxInFlightBytes when it is not
@@ -91,6 +95,13 @@ const (
 	exitWriteGrace = 2 * time.Second
 )
 
+// startGrace is how long an exit or an end of input read while an
+// initialize loads waits for it (and, for exit, for the requests ordered
+// behind it: a pipelined shutdown still makes the exit code 0) before it
+// cancels it. A load reads only regular files, each bounded: it takes
+// milliseconds, a large plugin tree on a slow disk a second or so.
+const startGrace = 3 * time.Second
+
 // exitBound is how long an ending session waits for its handlers' replies
 // under a profile whose kill grace is killGrace.
 func exitBound(killGrace time.Duration) time.Duration {
@@ -114,14 +125,16 @@ func MaxExitBound() time.Duration {
 type method struct {
 	// handle runs the request; params is never nil (absent params are "{}").
 	handle func(ctx context.Context, s *Server, params []byte) (any, error)
-	// inline methods change server state: they run on the reader goroutine, in
-	// wire order. The others run concurrently.
+	// inline methods change server state without reading a file or waiting:
+	// they run on the reader goroutine, in wire order. The others run
+	// concurrently.
 	inline bool
-	// serial methods change state too but may wait (for another process's
-	// lock on config.toml): they run in wire order with the inline ones, on a
-	// goroutine of their own, so that the reader goes on reading
-	// $/cancelRequest, exit and answers to hookd's calls meanwhile. Requests
-	// read after one start only when it has finished (see Handle).
+	// serial methods change state too but read files or may wait (a load of
+	// the hooks, another process's lock on config.toml): they run in wire
+	// order with the inline ones, on a goroutine of their own, so that the
+	// reader goes on reading $/cancelRequest, exit and answers to hookd's
+	// calls meanwhile. Requests read after one are routed and start only
+	// when it has finished (see Handle).
 	serial bool
 	// quick, when set, may answer a concurrent method on the reader
 	// goroutine when it can do so without blocking (hooks/run with no
@@ -159,11 +172,17 @@ type Server struct {
 	// ordered is closed when the last serial method (and any state-changing
 	// request queued behind it) has finished; only the reader replaces it.
 	ordered chan struct{}
+	// starting is closed when the last initialize read has finished (its
+	// reply and load warnings written); only the reader replaces it.
+	starting chan struct{}
 
 	// inflight counts requests not yet answered. exiting is set (under mu)
 	// before exit waits for it, so no request joins after the wait began.
 	inflight sync.WaitGroup
 	exiting  bool
+	// leaving: an exit was read and waits for an initialize (exit's
+	// notification); requests read after it are refused as when exiting.
+	leaving bool
 	// held is the bytes of params held by requests in flight; a request that
 	// would take it past maxHeld is refused with CodeServerBusy.
 	held     int64
@@ -195,7 +214,7 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		proc.SetLogger(opts.Logger)
 	}
 	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{}),
-		ordered: closedChan()}
+		ordered: closedChan(), starting: closedChan()}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	s.inputClosed, s.closeInput = context.WithCancel(context.Background())
 	s.stream = NewStream(r, w, closer, StreamOptions{
@@ -208,6 +227,10 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		// A host that said onStdinClose "cancel" has them killed instead.
 		BeforeEOF: func() {
 			s.closeInput()
+			// An initialize still loading says what the end of input does
+			// (onStdinClose) and is not itself a request to cancel: it is
+			// waited for, at most startGrace.
+			waitClosed(s.starting, startGrace)
 			if s.cancelAtEOF.Load() {
 				// Each request, not s.base: the connection lives on it, and
 				// the cancelled replies must still go out.
@@ -320,7 +343,8 @@ func (s *Server) exit(code int) {
 }
 
 // Handle implements jsonrpc2.Handler. It runs on the connection's reader
-// goroutine, so it never blocks on slow work: only inline methods run here.
+// goroutine, so it never blocks on slow work: only inline methods (and quick
+// answers) run here, and only when no ordered request is running.
 func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	s.conn.CompareAndSwap(nil, conn)
 	// The stream keeps the host's own bytes: the library never sees params
@@ -340,8 +364,9 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	size := int64(len(params))
 	s.mu.Lock()
 	var refuse error
+	exiting := s.exiting
 	switch {
-	case s.exiting:
+	case exiting || s.leaving:
 		refuse = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled: hookd is exiting"}
 	case s.cancels[req.ID] != nil:
 		// Two requests with one id could not be told apart in the replies,
@@ -351,17 +376,31 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		refuse = &jsonrpc2.Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: this request's %d bytes of params with the %d bytes held by requests in flight exceed the %d byte cap (--max-inflight-bytes); send it again once replies arrive", size, s.held, s.maxHeld)}
 	default:
 		s.held += size
+	}
+	if !exiting {
 		s.inflight.Add(1)
 	}
 	s.mu.Unlock()
 	if refuse != nil {
-		s.reply(conn, req, nil, refuse)
+		s.refuse(conn, req, refuse, exiting)
 		return
 	}
 	release := func() {
 		s.mu.Lock()
 		s.held -= size
 		s.mu.Unlock()
+	}
+	// While an ordered method (initialize, a state write) runs, every later
+	// request waits for it, and the ordered ones queue up behind it in wire
+	// order: the order is that of the wire, as if the reader had run them,
+	// without the reader waiting. Whether the session accepts a request
+	// waiting so depends on how the ones before it end (an initialize that
+	// fails leaves the session uninitialized, a shutdown ends it): it is
+	// routed once they have, on its own goroutine.
+	prev := s.ordered
+	if !isClosed(prev) {
+		s.spawn(conn, req, methods[req.Method], params, size, prev, true)
+		return
 	}
 	m, err := s.route(req)
 	if err != nil {
@@ -370,23 +409,28 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.inflight.Done()
 		return
 	}
-	// While a serial method runs, every later request waits for it, and the
-	// state-changing ones queue up behind it in wire order: the order is
-	// that of the wire, as if the reader had run them, without the reader
-	// waiting.
-	prev := s.ordered
-	busy := !isClosed(prev)
-	if m.inline && !busy {
+	if m.inline {
 		s.call(s.base, conn, req, m, params, release)
 		return
 	}
-	if m.quick != nil && !busy && s.quickCall(conn, req, m, params, release) {
+	if m.quick != nil && s.quickCall(conn, req, m, params, release) {
 		return
 	}
+	s.spawn(conn, req, m, params, size, prev, false)
+}
+
+// spawn runs req on a goroutine of its own once the ordered request before
+// it (prev) has finished; an ordered method becomes the one the requests
+// read after it wait for. routeLater: req was read while prev ran, and is
+// routed once it has (Handle). It runs on the reader.
+func (s *Server) spawn(conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, params []byte, size int64, prev chan struct{}, routeLater bool) {
 	var done chan struct{}
 	if m.inline || m.serial {
 		done = make(chan struct{})
 		s.ordered = done
+		if req.Method == "initialize" {
+			s.starting = done
+		}
 	}
 	rctx, cancel := context.WithCancel(s.base)
 	s.mu.Lock()
@@ -406,12 +450,43 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		<-prev
 		// The id is free again before the reply goes out: a host may reuse
 		// it as soon as it has the answer.
-		s.call(rctx, conn, req, m, p, func() {
+		free := func() {
 			s.mu.Lock()
 			delete(s.cancels, req.ID)
 			s.held -= size
 			s.mu.Unlock()
-		})
+		}
+		if routeLater {
+			var err error
+			if m, err = s.route(req); err != nil {
+				free()
+				s.reply(conn, req, nil, err)
+				s.inflight.Done()
+				return
+			}
+		}
+		s.call(rctx, conn, req, m, p, free)
+	}()
+}
+
+// refuse answers a request that is not run. While an initialize runs, the
+// refusal waits for its reply, like the answers to every request read
+// meanwhile, so that the reply to initialize is the first message a host
+// reads; a session that is exiting answers at once. Unless exiting, the
+// request counts as in flight until the refusal is written.
+func (s *Server) refuse(conn *jsonrpc2.Conn, req *jsonrpc2.Request, err error, exiting bool) {
+	prev := s.starting
+	if exiting || isClosed(prev) {
+		s.reply(conn, req, nil, err)
+		if !exiting {
+			s.inflight.Done()
+		}
+		return
+	}
+	go func() {
+		<-prev
+		s.reply(conn, req, nil, err)
+		s.inflight.Done()
 	}()
 }
 
@@ -431,6 +506,21 @@ func closedChan() chan struct{} {
 	c := make(chan struct{})
 	close(c)
 	return c
+}
+
+// waitClosed waits for c to close, at most d; it reports whether c closed.
+func waitClosed(c chan struct{}, d time.Duration) bool {
+	if isClosed(c) {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 func isClosed(c chan struct{}) bool {
@@ -482,7 +572,7 @@ func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		}()
 		result, err = m.handle(ctx, s, params)
 	}()
-	if ctx.Err() != nil && err == nil || errors.Is(err, context.Canceled) {
+	if ctx.Err() != nil && err == nil && !ends.committed.Load() || errors.Is(err, context.Canceled) {
 		err = &jsonrpc2.Error{Code: CodeRequestCancelled, Message: "request cancelled"}
 	}
 	done()
@@ -497,6 +587,9 @@ func (s *Server) call(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 type requestEnds struct {
 	mu  sync.Mutex
 	fns []func()
+	// committed: the request made its change of state (commit), so its
+	// reply is its result even when a cancel came after.
+	committed atomic.Bool
 }
 
 type requestEndsKey struct{}
@@ -515,6 +608,15 @@ func onEnd(ctx context.Context, fn func()) {
 	ends.mu.Lock()
 	ends.fns = append(ends.fns, fn)
 	ends.mu.Unlock()
+}
+
+// commit says that the request of ctx has changed the session's state for
+// good: a cancel that comes after can no longer undo it, so the reply is the
+// method's result, not -32800, which would tell the host nothing changed.
+func commit(ctx context.Context) {
+	if ends, _ := ctx.Value(requestEndsKey{}).(*requestEnds); ends != nil {
+		ends.committed.Store(true)
+	}
 }
 
 // run runs the ends last in, first out, each even when one before panicked.
@@ -581,7 +683,22 @@ func (s *Server) handleNotification(req *jsonrpc2.Request, params []byte) {
 			cancel()
 		}
 	case "exit":
-		s.exit(s.shutdownCode())
+		if isClosed(s.starting) {
+			s.exit(s.shutdownCode())
+			return
+		}
+		// Read while an initialize loads: the exit takes its place in wire
+		// order, behind the initialize and the requests ordered behind it,
+		// but waits at most startGrace, off the reader. A request read
+		// after it is refused as during any exit.
+		behind := s.ordered
+		s.mu.Lock()
+		s.leaving = true
+		s.mu.Unlock()
+		go func() {
+			waitClosed(behind, startGrace)
+			s.exit(s.shutdownCode())
+		}()
 	default:
 		// initialized and unknown notifications need no answer.
 	}

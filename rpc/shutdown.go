@@ -14,6 +14,16 @@ func shutdown(ctx context.Context, s *Server, params []byte) (any, error) {
 	s.state = stateShutdown
 	e := s.engine
 	s.mu.Unlock()
-	onEnd(ctx, func() { s.endSession(e) })
+	onEnd(ctx, func() {
+		// Killing the async handlers waits for them, and the spill folder
+		// is a file tree: not on the reader, which runs this method. The
+		// request still counts as in flight here, so exit and end of input
+		// wait for this as for a request.
+		s.inflight.Add(1)
+		go func() {
+			defer s.inflight.Done()
+			s.endSession(e)
+		}()
+	})
 	return nil, nil
 }
