@@ -138,17 +138,25 @@ func (e *Engine) startAsync(runID string, ev *EventRules, h *Hook, stdin []byte)
 	go func() {
 		defer g.wg.Done()
 		defer drop()
-		select {
-		case a.slots <- struct{}{}:
-		case <-wctx.Done():
-			a.waiting.Add(-1)
-			return
+		// The login environment first, within the hook's timeout and
+		// holding no slot, as for the hooks of a run (runOne).
+		lctx, waited, inTime := e.awaitLoginEnv(wctx, h)
+		var raw RawResult
+		if inTime {
+			select {
+			case a.slots <- struct{}{}:
+			case <-wctx.Done():
+				a.waiting.Add(-1)
+				return
+			}
 		}
 		a.mu.Lock()
 		if w.dropped {
 			// Dropped as the slot came free: give it to the next one.
 			a.mu.Unlock()
-			<-a.slots
+			if inTime {
+				<-a.slots
+			}
 			a.waiting.Add(-1)
 			return
 		}
@@ -157,10 +165,16 @@ func (e *Engine) startAsync(runID string, ev *EventRules, h *Hook, stdin []byte)
 		}
 		a.mu.Unlock()
 		a.waiting.Add(-1)
-		a.running.Add(1)
-		raw := e.execute(g.ctx, h, stdin)
-		a.running.Add(-1)
-		<-a.slots
+		if inTime {
+			a.running.Add(1)
+			// On the session's context, not wctx (which only ends the
+			// wait), with what the wait found.
+			raw = e.execute(withLoginWait(g.ctx, lctx), h, stdin)
+			a.running.Add(-1)
+			<-a.slots
+		} else {
+			raw = RawResult{TimedOut: true, Timeout: h.Handler.Limit(), Duration: waited}
+		}
 		if g.ctx.Err() != nil {
 			return // the session ended: its output is dropped
 		}

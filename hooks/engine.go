@@ -484,8 +484,8 @@ func (e *Engine) runOne(ctx context.Context, runID string, ev *EventRules, h *Ho
 	// no slot (loginenv.go); then queued (running.go), so that "started"
 	// means started.
 	var raw RawResult
-	if waited, inTime := e.awaitLoginEnv(ctx, h); inTime {
-		raw = e.runInSlot(context.WithValue(ctx, loginWaitKey{}, waited), runID, h, stdin)
+	if lctx, waited, inTime := e.awaitLoginEnv(ctx, h); inTime {
+		raw = e.runInSlot(lctx, runID, h, stdin)
 	} else {
 		raw = RawResult{TimedOut: true, Timeout: h.Handler.Limit(), Duration: waited}
 	}
@@ -529,7 +529,8 @@ func (e *Engine) execute(ctx context.Context, h *Hook, stdin []byte) RawResult {
 func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResult {
 	timeout := h.Handler.Limit()
 	// What the hook waited for the login environment is part of its time.
-	waited, _ := ctx.Value(loginWaitKey{}).(time.Duration)
+	lw, _ := ctx.Value(loginWaitKey{}).(loginWait)
+	waited := lw.waited
 	script := h.Handler.Command
 	if runtime.GOOS == "windows" && h.Handler.CommandWindows != "" {
 		script = h.Handler.CommandWindows

@@ -125,24 +125,37 @@ func (e *Engine) endLoginEnv() {
 
 // hookShell returns the shell argv and base environment a hook runs with:
 // the non-login shell and the captured environment when the cache has one,
-// else the login shell and hookd's environment. It waits for a resolution
-// still running, unless ctx ends first.
+// else the login shell and hookd's environment. A command hook has waited
+// for its resolution before it took a running slot (awaitLoginEnv, whose
+// result ctx carries): it runs with that one, even when a reload has begun
+// a newer one since, and never waits here. Other callers wait for a
+// resolution still running, unless ctx ends first.
 func (e *Engine) hookShell(ctx context.Context) (shell, base []string) {
 	shell, base = e.profile.Shell, e.env
 	if !e.opts.LoginEnvCache {
 		return shell, base
 	}
-	le := &e.loginEnv
-	le.mu.Lock()
-	r := le.cur
-	le.mu.Unlock()
-	if r == nil {
-		return shell, base
-	}
-	select {
-	case <-r.done:
-	case <-ctx.Done():
-		return shell, base
+	var r *loginResolution
+	if w, ok := ctx.Value(loginWaitKey{}).(loginWait); ok {
+		r = w.res
+		if r == nil || !isDone(r.done) {
+			// None, or the hook's ctx ended during its wait: the run
+			// reports that.
+			return shell, base
+		}
+	} else {
+		le := &e.loginEnv
+		le.mu.Lock()
+		r = le.cur
+		le.mu.Unlock()
+		if r == nil {
+			return shell, base
+		}
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return shell, base
+		}
 	}
 	if r.env == nil {
 		return shell, base
@@ -151,31 +164,45 @@ func (e *Engine) hookShell(ctx context.Context) (shell, base []string) {
 	return plain, r.env
 }
 
-// loginWaitKey is the context key of how long a hook waited for the login
-// environment (awaitLoginEnv): its timeout is what is left after that.
+func isDone(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// loginWaitKey is the context key of a command hook's wait for the login
+// environment (a loginWait, awaitLoginEnv).
 type loginWaitKey struct{}
+
+// loginWait is what a command hook's wait for the login environment found:
+// how long it waited (its timeout is what is left after that) and the
+// resolution it waited for, which it runs with (nil: none).
+type loginWait struct {
+	waited time.Duration
+	res    *loginResolution
+}
 
 // awaitLoginEnv waits, for a command hook, for a resolution of the login
 // environment still running, at most the hook's timeout: the wait is the
 // hook's time, as the login shell's start would have been, and it holds no
-// running slot (runOne waits before it takes one). It returns how long it
-// waited, and false when the hook's timeout passed first. A cancelled ctx
-// ends the wait too; the run then reports the cancel.
-func (e *Engine) awaitLoginEnv(ctx context.Context, h *Hook) (time.Duration, bool) {
+// running slot (a hook waits here before it takes one: runOne, and
+// startAsync for the async slots). It returns ctx with what it found
+// (loginWait, for hookShell and the hook's timeout), how long it waited, and
+// false when the hook's timeout passed first. A cancelled ctx ends the wait
+// too; the run then reports the cancel.
+func (e *Engine) awaitLoginEnv(ctx context.Context, h *Hook) (context.Context, time.Duration, bool) {
 	if !e.opts.LoginEnvCache || h.Handler.Type != TypeCommand {
-		return 0, true
+		return ctx, 0, true
 	}
 	le := &e.loginEnv
 	le.mu.Lock()
 	r := le.cur
 	le.mu.Unlock()
-	if r == nil {
-		return 0, true
-	}
-	select {
-	case <-r.done:
-		return 0, true
-	default:
+	if r == nil || isDone(r.done) {
+		return context.WithValue(ctx, loginWaitKey{}, loginWait{res: r}), 0, true
 	}
 	start := time.Now()
 	var timeout <-chan time.Time
@@ -188,9 +215,19 @@ func (e *Engine) awaitLoginEnv(ctx context.Context, h *Hook) (time.Duration, boo
 	case <-r.done:
 	case <-ctx.Done():
 	case <-timeout:
-		return time.Since(start), false
+		return ctx, time.Since(start), false
 	}
-	return time.Since(start), true
+	waited := time.Since(start)
+	return context.WithValue(ctx, loginWaitKey{}, loginWait{waited: waited, res: r}), waited, true
+}
+
+// withLoginWait gives ctx the login-environment wait that from carries, if
+// any.
+func withLoginWait(ctx, from context.Context) context.Context {
+	if w, ok := from.Value(loginWaitKey{}).(loginWait); ok {
+		return context.WithValue(ctx, loginWaitKey{}, w)
+	}
+	return ctx
 }
 
 // remaining is what is left of a timeout after waited; 0 (no bound) stays 0.
