@@ -101,9 +101,9 @@ type settingsFile struct {
 
 type discovery struct{ hooks.DiscoveryRun }
 
-// discover loads, in order: the system settings, the user's
-// ~/.gemini/settings.json, the trusted workspace's .gemini/settings.json, the
-// session hooks and the extensions' hooks/hooks.json. Each event's hooks add
+// discover loads, in Gemini CLI's order: the session hooks, the user's
+// ~/.gemini/settings.json, the trusted workspace's .gemini/settings.json,
+// the system settings and the extensions' hooks/hooks.json. Each event's hooks add
 // up over the layers. hooksConfig.enabled false (the most specific layer
 // that sets it; system settings over all) keeps every hook from running;
 // hooksConfig.disabled names hooks (by name or command) that do not run,
@@ -116,15 +116,12 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	// settings hooks at all (system, user and workspace: its merged
 	// settings); session and extension hooks still load.
 	untrusted := hooks.ProjectRefused(opts)
-	sys := opts.Managed
-	if sys == "" {
-		sys = os.Getenv(systemSettingsEnv)
-	}
-	if sys == "" {
-		sys = systemSettings
-	}
-	if s, ok := d.settings(p, hooks.AbsClean(sys), hooks.LayerManaged); ok {
-		files = append(files, s)
+	// Gemini CLI's order: session (runtime) hooks first, then its merged
+	// settings, whose hook arrays concatenate user, workspace and system
+	// in that order, then the extensions.
+	if len(opts.SessionHooks) > 0 {
+		hs, warns := hooks.ParseHooksValue(p, opts.SessionHooks, hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session")
+		d.Add(hs, warns)
 	}
 	home := userFolder(opts.Home)
 	if home != "" {
@@ -137,9 +134,28 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 			files = append(files, s)
 		}
 	}
-	if len(opts.SessionHooks) > 0 {
-		hs, warns := hooks.ParseHooksValue(p, opts.SessionHooks, hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session")
-		d.Add(hs, warns)
+	// A file named with --managed (or the host's config.managed) is read
+	// as named; the one hookd finds itself ($GEMINI_CLI_SYSTEM_SETTINGS_PATH,
+	// else /etc/gemini-cli/settings.json) only when Gemini CLI would read
+	// it: it and every folder above it belong to root and no one else may
+	// write to them.
+	sys := opts.Managed
+	if sys == "" {
+		sys = os.Getenv(systemSettingsEnv)
+		if sys == "" {
+			sys = systemSettings
+		}
+		sys = hooks.AbsClean(sys)
+		if why := systemFileInsecure(sys); why != "" {
+			d.Warns = append(d.Warns, hooks.Warning{Source: sys, Message: fmt.Sprintf(
+				"not reading the system settings file %s: %s (Gemini CLI reads it only when it and every folder above it belong to root and are not writable by group or others)", sys, why)})
+			sys = ""
+		}
+	}
+	if sys != "" {
+		if s, ok := d.settings(p, hooks.AbsClean(sys), hooks.LayerManaged); ok {
+			files = append(files, s)
+		}
 	}
 	if untrusted {
 		// The files' hooksConfig still applies.

@@ -183,7 +183,9 @@ func TestUntrustedFolder_NoSettingsHooks(t *testing.T) {
 		}
 		return out
 	}
-	if got := commands(true, true); !reflect.DeepEqual(got, []string{"echo system", "echo user", "echo project", "echo session"}) {
+	// Gemini CLI's order: runtime (session) hooks, then its merged
+	// settings' arrays (user, workspace, system), then extensions.
+	if got := commands(true, true); !reflect.DeepEqual(got, []string{"echo session", "echo user", "echo project", "echo system"}) {
 		t.Errorf("trusted: %q", got)
 	}
 	if got := commands(false, true); !reflect.DeepEqual(got, []string{"echo session"}) {

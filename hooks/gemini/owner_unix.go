@@ -1,0 +1,19 @@
+//go:build unix
+
+package gemini
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+const ownersKnown = true
+
+// owner returns the uid that owns fi.
+func owner(fi fs.FileInfo) (int, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
+}
