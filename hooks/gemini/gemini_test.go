@@ -69,9 +69,8 @@ func TestParse_TextByExitCodeAndJSONOnAnyCode(t *testing.T) {
 		{"nothing on 2", hooks.RawResult{ExitCode: code(2)}, false, "", "", hooks.StatusFailed},
 		{"killed by a signal", hooks.RawResult{Stdout: "x"}, false, "", "x", hooks.StatusSucceeded},
 		{"a JSON array is text", hooks.RawResult{ExitCode: code(2), Stdout: `[1]`}, true, "[1]", "", hooks.StatusBlocked},
-		// Gemini CLI's hooks tests: a deny whose only text is stopReason
-		// blocks with that text.
-		{"deny with only stopReason", hooks.RawResult{ExitCode: code(0), Stdout: `{"decision":"deny","stopReason":"halt"}`}, true, "halt", "", hooks.StatusBlocked},
+		// A stopReason is not a reason (the combined block words it).
+		{"deny with only stopReason", hooks.RawResult{ExitCode: code(0), Stdout: `{"decision":"deny","stopReason":"halt"}`}, true, "", "", hooks.StatusBlocked},
 	} {
 		o := ev.parse(tc.raw, false)
 		if o.Block != tc.block || o.Reason != tc.reason || o.SystemMessage != tc.sysMsg || o.Status != tc.status {
@@ -190,5 +189,35 @@ func TestUntrustedFolder_NoSettingsHooks(t *testing.T) {
 	}
 	if got := commands(false, true); !reflect.DeepEqual(got, []string{"echo session"}) {
 		t.Errorf("host says not trusted: %q, want the session hook only", got)
+	}
+}
+
+// The text of a block, as Gemini CLI words it from its merged answer
+// (checked against the real CLI: a BeforeTool deny whose only text is
+// stopReason reaches the model as "No reason provided"): the stopReasons
+// of the hooks that said continue: false, else every reason, else "No
+// reason provided".
+func TestCombine_BlockReason(t *testing.T) {
+	ev := &geminiEvents[0] // BeforeTool
+	code := func(n int) *int { return &n }
+	for _, tc := range []struct {
+		name    string
+		stdouts []string
+		want    string
+	}{
+		{"deny with only stopReason", []string{`{"decision":"deny","stopReason":"halt"}`}, noReason},
+		{"deny with nothing", []string{`{"decision":"deny"}`}, noReason},
+		{"reasons joined", []string{`{"decision":"allow","reason":"fine"}`, `{"decision":"deny","reason":"no"}`}, "fine\nno"},
+		{"continue false: its stopReason over every reason", []string{`{"decision":"deny","reason":"no"}`, `{"continue":false,"stopReason":"halt","reason":"r"}`}, "halt"},
+	} {
+		var outs []hooks.Outcome
+		for _, s := range tc.stdouts {
+			outs = append(outs, ev.parse(hooks.RawResult{ExitCode: code(0), Stdout: s}, false))
+		}
+		var res hooks.Result
+		ev.combine(&res, outs)
+		if res.Decision != hooks.DecisionDeny || res.Reason != tc.want {
+			t.Errorf("%s: decision %q reason %q, want deny %q", tc.name, res.Decision, res.Reason, tc.want)
+		}
 	}
 }

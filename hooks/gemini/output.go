@@ -153,10 +153,6 @@ func (ge *geminiEvent) apply(o *hooks.Outcome, r reply) {
 	o.Reason = r.reason
 	switch r.decision {
 	case "deny", "block":
-		if o.Reason == "" {
-			// A deny whose only text is stopReason blocks with it.
-			o.Reason = r.stopReason
-		}
 		o.Block = true
 		o.Permission = hooks.DecisionDeny
 	case "ask":
@@ -204,6 +200,9 @@ func (ge *geminiEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 		}
 	}
 	reason := strings.Join(reasons, "\n")
+	if denied {
+		reason = blockReason(outs, reason)
+	}
 	switch ge.kind {
 	case kindBeforeTool:
 		switch {
@@ -243,6 +242,30 @@ func (ge *geminiEvent) combine(res *hooks.Result, outs []hooks.Outcome) {
 	if stopReason, stopped := hooks.FirstStopReason(outs); stopped {
 		res.Continue, res.StopReason = false, stopReason
 	}
+}
+
+// noReason is Gemini CLI's text for a block that gives none.
+const noReason = "No reason provided"
+
+// blockReason is the text a block gives on the tool and agent events, as
+// Gemini CLI words it from its merged answer: the stopReason of every hook
+// that said continue: false, when any did (a stopReason without it is
+// dropped in the merge), else every hook's reason, else "No reason
+// provided".
+func blockReason(outs []hooks.Outcome, reasons string) string {
+	var stops []string
+	for i := range outs {
+		if outs[i].Stop && outs[i].StopReason != "" {
+			stops = append(stops, outs[i].StopReason)
+		}
+	}
+	switch {
+	case len(stops) > 0:
+		return strings.Join(stops, "\n")
+	case reasons != "":
+		return reasons
+	}
+	return noReason
 }
 
 // modeRank orders BeforeToolSelection modes: NONE over ANY over AUTO.
