@@ -61,12 +61,19 @@ func baseEnv(home string) []string {
 // flags and returns the result JSON.
 func hookdRun(t *testing.T, home, cwd, profile, event, input string, extra ...string) string {
 	t.Helper()
+	return hookdRunEnv(t, nil, home, cwd, profile, event, input, extra...)
+}
+
+// hookdRunEnv is hookdRun with env added to hookd's environment, as the
+// host's own would be.
+func hookdRunEnv(t *testing.T, env []string, home, cwd, profile, event, input string, extra ...string) string {
+	t.Helper()
 	in := filepath.Join(t.TempDir(), "input.json")
 	rh.WriteFile(t, in, input)
 	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
 	args := append([]string{"run", event, "--profile", profile, "--cwd", cwd, "--input", in}, extra...)
-	out, errOut, err := rh.Run(ctx, cwd, baseEnv(home), "", rh.Hookd(t), args...)
+	out, errOut, err := rh.Run(ctx, cwd, append(baseEnv(home), env...), "", rh.Hookd(t), args...)
 	if err != nil && out == "" {
 		t.Logf("hookd run: %v\n%s", err, errOut)
 	}

@@ -252,12 +252,14 @@ type Model struct {
 	requests []string
 	n        int
 	srv      *httptest.Server
+	// more is closed (and replaced) when a request is recorded.
+	more chan struct{}
 }
 
 // StartModel serves a scripted model until the test ends; serve answers one
 // request in the API's wire format, taking main-loop turns with Next.
 func StartModel(t testing.TB, script []Turn, serve func(m *Model, w http.ResponseWriter, r *http.Request, body []byte)) *Model {
-	m := &Model{script: script}
+	m := &Model{script: script, more: make(chan struct{})}
 	m.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		serve(m, w, r, body)
@@ -281,6 +283,7 @@ func (m *Model) Next(body string) Turn {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.requests = append(m.requests, body)
+	m.signal()
 	if len(m.script) == 0 {
 		return Say("done")
 	}
@@ -294,6 +297,33 @@ func (m *Model) Record(body string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.requests = append(m.requests, body)
+	m.signal()
+}
+
+// signal wakes WaitRequests; m.mu is held.
+func (m *Model) signal() {
+	close(m.more)
+	m.more = make(chan struct{})
+}
+
+// WaitRequests waits until n requests are recorded or ctx ends, and says
+// whether they were. It is the signal that a host, driven where nothing
+// else tells when it got somewhere (an interactive session), reached the
+// model.
+func (m *Model) WaitRequests(ctx context.Context, n int) bool {
+	for {
+		m.mu.Lock()
+		got, more := len(m.requests), m.more
+		m.mu.Unlock()
+		if got >= n {
+			return true
+		}
+		select {
+		case <-more:
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // Seq is a number that grows with each call, for response ids.
