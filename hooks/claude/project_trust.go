@@ -106,7 +106,7 @@ func (projectTrust) Set(home, dir string, trusted bool) (hooks.ProjectTrustRecor
 		if p := gjson.GetBytes(doc, "projects"); p.Exists() && !p.IsObject() {
 			return nil, errors.New(`"projects" is not an object; fix it before recording trust`)
 		}
-		path := "projects." + sjsonKey(dir) + ".hasTrustDialogAccepted"
+		path := "projects." + statefile.JSONKey(dir) + ".hasTrustDialogAccepted"
 		if r := gjson.GetBytes(doc, "projects."+gjson.Escape(dir)); r.Exists() && !r.IsObject() {
 			return nil, fmt.Errorf("projects[%q] is not an object; fix it before recording trust", dir)
 		}
@@ -123,18 +123,4 @@ func boolType(b bool) gjson.Type {
 		return gjson.True
 	}
 	return gjson.False
-}
-
-// sjsonKey escapes a path component for sjson, whose path syntax gives '.',
-// '*', '?' and '|' meanings of their own.
-func sjsonKey(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '.', '*', '?', '|', '#', '@', '\\', ':', '!', '=', '<', '>', '%', '"', '(', ')', '[', ']', '{', '}', ',':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
