@@ -24,6 +24,11 @@ type DiscoverOptions struct {
 	// record decides (ProjectTrustStore); a true ProjectTrusted is always
 	// the host's answer.
 	ProjectTrustKnown bool
+	// ProjectDecidedBy is who settled ProjectTrusted (TrustByHost,
+	// TrustByRecord, TrustByDefault), set when discovery starts; a profile
+	// whose host treats a folder its record marks untrusted like one the
+	// host refused reads it.
+	ProjectDecidedBy string
 	// PrintMode: the host runs non-interactively (Claude Code's -p), where
 	// it treats the folder as trusted for the project's settings files and
 	// skills, but not for its agents' hooks. A host's explicit "not

@@ -208,6 +208,9 @@ func (p *Profile) Event(name string) *EventRules {
 // record, and sources left out are listed after.
 func (p *Profile) discover(opts DiscoverOptions) *Discovery {
 	project, warns := resolveProjectTrust(p, &opts)
+	if project != nil {
+		opts.ProjectDecidedBy = project.DecidedBy
+	}
 	var r *Discovery
 	if p.Discover != nil {
 		r = p.Discover(p, opts)

@@ -29,7 +29,7 @@ var projectRootUses = map[string]string{
 
 // gateFuncs decide, in project_trust.go; they may read every field.
 var gateFuncs = map[string]bool{"ProjectFolder": true, "UntrustedProjectFolder": true, "resolveProjectTrust": true,
-	"PrintModeTrust": true, "PrintModeReads": true, "ProjectRefused": true}
+	"PrintModeTrust": true, "PrintModeReads": true, "ProjectRefused": true, "ProjectDeclined": true}
 
 // TestProjectContentGoesThroughTheGate fails when code under hooks/ or
 // rpc/ reaches the project root, the profile's project folder or the

@@ -140,6 +140,13 @@ func ProjectRefused(opts DiscoverOptions) bool {
 	return opts.ProjectTrustKnown && !opts.ProjectTrusted
 }
 
+// ProjectDeclined reports whether the project is not trusted by an answer:
+// the host's (ProjectRefused) or the host's own record's, not a missing
+// one.
+func ProjectDeclined(opts DiscoverOptions) bool {
+	return ProjectRefused(opts) || opts.ProjectDecidedBy == TrustByRecord && !opts.ProjectTrusted
+}
+
 // UntrustedProjectFolder is the project layer's folder when the project is
 // not trusted and its files are left out, else "". Only names may be looked
 // at in it, to say what was left out and why; nothing in it is opened.

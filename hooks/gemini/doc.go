@@ -1,6 +1,8 @@
 // Package gemini is the profile of Google's Gemini CLI (@google/gemini-cli
-// 0.61): hooks from the hooks key of its settings.json layers (system, user,
-// trusted workspace) and from extensions' hooks/hooks.json, its own eleven
+// 0.61): hooks from the hooks key of its settings.json layers (user, trusted
+// workspace, then system, in the CLI's order; a system file only when root's
+// and not writable by others, secure.go) and from extensions'
+// hooks/hooks.json, its own eleven
 // events (BeforeTool, AfterAgent, ...; events.go), unanchored regex matchers
 // on tools and exact ones on lifecycle events (matcher.go), command handlers
 // only, with timeouts in milliseconds run by bash -c (gemini.go), and its

@@ -25,9 +25,11 @@ var Profile = &hooks.Profile{
 	HomeBaseEnv: homeEnv,
 	ProjectDir:  ".gemini",
 	Events:      geminiEventRules(),
-	// A project's settings need folder trust (project.trusted); nothing
-	// else is reviewed.
-	Trust: false,
+	// A project's settings need folder trust: the host's answer
+	// (project.trusted), else its own record (trustedFolders.json);
+	// nothing else is reviewed.
+	Trust:        false,
+	ProjectTrust: projectTrust{},
 	// Per-hook switches live in hooksConfig.disabled, the host's own.
 	NoEnablement: true,
 	// SIGTERM, then SIGKILL five seconds later.
@@ -112,10 +114,11 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	var d discovery
 	opts.SessionHooks = d.SplitSessionState(opts.SessionHooks)
 	var files []settingsFile
-	// In a folder the host says is not trusted, Gemini CLI loads no
-	// settings hooks at all (system, user and workspace: its merged
-	// settings); session and extension hooks still load.
-	untrusted := hooks.ProjectRefused(opts)
+	// In a folder that is not trusted (the host says so, or its record
+	// does), Gemini CLI loads no settings hooks at all (system, user and
+	// workspace: its merged settings); session and extension hooks still
+	// load.
+	untrusted := hooks.ProjectDeclined(opts)
 	// Gemini CLI's order: session (runtime) hooks first, then its merged
 	// settings, whose hook arrays concatenate user, workspace and system
 	// in that order, then the extensions.

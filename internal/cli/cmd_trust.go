@@ -58,7 +58,8 @@ The keys are those "hookd list" prints with the same flags.
 
 With --project, records the project folder as trusted where the host keeps that answer
 (codex: [projects."DIR"] trust_level in the user config.toml; claude: projects[DIR].hasTrustDialogAccepted
-in .claude.json), so the project's own hooks load, in hookd and in the host.`,
+in .claude.json; gemini: "DIR": "TRUST_FOLDER" in trustedFolders.json), so the project's own hooks load,
+in hookd and in the host.`,
 		RunE: func(cmd *cobra.Command, keys []string) error {
 			if to.project.set {
 				if to.all {

@@ -73,7 +73,7 @@ func (f *engineFlags) register(fs *pflag.FlagSet) {
 	if fs.Lookup("project") == nil { // trust has its own --project
 		fs.StringVar(&f.project, "project", "", "project root `folder` (default: the git root above --cwd, else --cwd)")
 	}
-	fs.Var(&f.trustProject, "trust-project", "the project is trusted (=false: it is not): load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json); without it the host's own record decides (codex: [projects] in config.toml, claude: ~/.claude.json)")
+	fs.Var(&f.trustProject, "trust-project", "the project is trusted (=false: it is not): load its hooks (codex: <project>/.codex/, mind: .mind/, claude: .claude/settings*.json); without it the host's own record decides (codex: [projects] in config.toml, claude: ~/.claude.json, gemini: trustedFolders.json)")
 	fs.Lookup("trust-project").NoOptDefVal = "true"
 	fs.BoolVar(&f.bypassTrust, "bypass-trust", false, "run enabled hooks that have not been reviewed, for this invocation only")
 	fs.StringVar(&f.sessionID, "session-id", "", "session_id given to hooks (default: a new random id)")
