@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hookd/hookd/realhost/rh"
 )
 
@@ -78,4 +80,31 @@ func TestCopilot_EnvAndStdinBytes(t *testing.T) {
 		t.Logf("the host's stdin escapes <>&: %s", host.Stdin)
 	}
 	record(t, "copilot", "stdin bytes (<>& in toolArgs; hookd given the host's stdin)", "same as the host's", stdinSame(host.Stdin, mine.Stdin))
+}
+
+// TestQwen_SubagentAgentID: a shell call inside a subagent (the agent
+// tool, general-purpose, in the foreground): QWEN_CODE_AGENT_ID is the
+// subagent's id, the input's agent_id.
+func TestQwen_SubagentAgentID(t *testing.T) {
+	rec := rh.NewRecorder(t)
+	r := newQwen(t, map[string]any{"PreToolUse": []any{qhook("run_shell_command", rec.Cmd("pt", "", 0))}},
+		callTool("agent", `{"description":"echo check","prompt":"run echo realhost-ran","subagent_type":"general-purpose","run_in_background":false}`),
+		qwenShell, say("sub done"), say("ok"))
+	r.run(t, "run it in a subagent")
+	calls := rec.Calls("pt")
+	if len(calls) == 0 {
+		t.Fatalf("hook did not run\n%s\n%s", r.stdout, r.stderr)
+	}
+	host := calls[0]
+	r.hookd(t, "PreToolUse", host.Stdin)
+	hc := rec.Calls("pt")
+	mine := hc[len(hc)-1]
+	desc := func(c rh.Call) string {
+		id := c.Env["QWEN_CODE_AGENT_ID"]
+		if id == "" {
+			return present(c.Env, "QWEN_CODE_AGENT_ID") + ", empty"
+		}
+		return fmt.Sprintf("%q (stdin agent_id %q)", id, gjson.Get(c.Stdin, "agent_id").Str)
+	}
+	record(t, "qwen", "env QWEN_CODE_AGENT_ID in a subagent's shell call", desc(host), desc(mine))
 }

@@ -33,7 +33,8 @@ var geminiLayers = []string{"system", "user", "workspace", "extension"}
 // anyone may write to, which the CLI skips. The prompt given with -i reaching
 // the model says every BeforeAgent hook that would run has run. hookd then
 // runs BeforeAgent on the same files, told what the host decided
-// (--trust-project=false or --trust-project).
+// (--trust-project=false or --trust-project), and again told nothing, when
+// trustedFolders.json decides.
 func TestGemini_UntrustedFolder(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("this check needs tmux (apt-get install tmux)")
@@ -100,19 +101,26 @@ func TestGemini_UntrustedFolder(t *testing.T) {
 			if input == "" {
 				input = fmt.Sprintf(`{"cwd":%q,"prompt":"hello"}`, work)
 			}
+			ran := func() []string {
+				var l []string
+				for _, lay := range geminiLayers {
+					if len(rec.Calls(lay)) > 0 {
+						l = append(l, lay)
+					}
+				}
+				rec.Reset()
+				return l
+			}
 			rec.Reset()
+			env := []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + system}
 			trust := "--trust-project=false"
 			if st.trusted {
 				trust = "--trust-project"
 			}
-			hookdRunEnv(t, []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + system}, home, work, "gemini", "BeforeAgent", input, "--home", gemini, "--project", work, trust)
-			var mine []string
-			for _, l := range geminiLayers {
-				if len(rec.Calls(l)) > 0 {
-					mine = append(mine, l)
-				}
-			}
-			record(t, "gemini", "BeforeAgent hooks that run in a folder "+st.name+" (folder trust on; hookd: "+trust+")", layerList(host), layerList(mine))
+			hookdRunEnv(t, env, home, work, "gemini", "BeforeAgent", input, "--home", gemini, "--project", work, trust)
+			record(t, "gemini", "BeforeAgent hooks that run in a folder "+st.name+" (folder trust on; hookd: "+trust+")", layerList(host), layerList(ran()))
+			hookdRunEnv(t, env, home, work, "gemini", "BeforeAgent", input, "--home", gemini, "--project", work)
+			record(t, "gemini", "BeforeAgent hooks that run in a folder "+st.name+" (folder trust on; hookd: no answer, its trustedFolders.json)", layerList(host), layerList(ran()))
 		})
 	}
 }
