@@ -152,20 +152,7 @@ func (projectTrust) Set(home, dir string, trusted bool) (hooks.ProjectTrustRecor
 		if gjson.GetBytes(doc, gjson.Escape(dir)).Str == level {
 			return doc, nil
 		}
-		return sjson.SetBytes(doc, sjsonKey(dir), level)
+		return sjson.SetBytes(doc, statefile.JSONKey(dir), level)
 	})
 	return rec, err
-}
-
-// sjsonKey escapes a key for sjson's path syntax.
-func sjsonKey(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '.', '*', '?', '|', '#', '@', '\\', ':', '!', '=', '<', '>', '%', '"', '(', ')', '[', ']', '{', '}', ',':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
