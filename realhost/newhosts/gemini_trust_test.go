@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/hookd/hookd/realhost/rh"
 
@@ -75,18 +78,30 @@ func TestGemini_UntrustedFolder(t *testing.T) {
 			write(filepath.Join(gemini, "trustedFolders.json"), map[string]any{work: st.level})
 
 			m := startGemini(t, say("ok"))
-			session := fmt.Sprintf("hookd-gemini-%d-%d", os.Getpid(), i)
-			shell := fmt.Sprintf("env -i PATH=%s HOME=%s TERM=xterm-256color LANG=C.UTF-8 GEMINI_API_KEY=realhost GEMINI_CLI_NO_RELAUNCH=1 GOOGLE_GEMINI_BASE_URL=%s %s=%s %s -m gemini-2.5-flash -i hello",
+			// A tmux server of this case's own (-L): another suite's tmux,
+			// or this one's last session ending its server, cannot cut
+			// into it.
+			server := fmt.Sprintf("hookd-gemini-%d-%d", os.Getpid(), i)
+			tmux := func(args ...string) *exec.Cmd {
+				return exec.Command("tmux", append([]string{"-L", server}, args...)...)
+			}
+			shell := fmt.Sprintf("exec env -i PATH=%s HOME=%s TERM=xterm-256color LANG=C.UTF-8 GEMINI_API_KEY=realhost GEMINI_CLI_NO_RELAUNCH=1 GOOGLE_GEMINI_BASE_URL=%s %s=%s %s -m gemini-2.5-flash -i hello",
 				hooks.ShellQuote(os.Getenv("PATH")), hooks.ShellQuote(home), m.URL(), "GEMINI_CLI_SYSTEM_SETTINGS_PATH", hooks.ShellQuote(system), hooks.ShellQuote(bin))
-			if out, err := exec.Command("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", "-c", work, shell).CombinedOutput(); err != nil {
+			if out, err := tmux("new-session", "-d", "-s", "gemini", "-x", "150", "-y", "40", "-c", work, shell).CombinedOutput(); err != nil {
 				t.Fatalf("tmux: %v\n%s", err, out)
 			}
-			t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", session).Run() })
+			t.Cleanup(func() { tmux("kill-server").Run() })
+			// The pane's process is the CLI (exec): its exit, seen through a
+			// pidfd, says it is gone before the test's folders are removed.
+			exited := paneExit(t, tmux)
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			reached := m.WaitRequests(ctx, 1)
 			cancel()
-			screen, _ := exec.Command("tmux", "capture-pane", "-p", "-t", session).Output()
-			exec.Command("tmux", "kill-session", "-t", session).Run()
+			screen, _ := tmux("capture-pane", "-p", "-t", "gemini").Output()
+			tmux("kill-server").Run()
+			if !exited(30 * time.Second) {
+				t.Errorf("the CLI did not exit within 30 s of its tmux server")
+			}
 			if !reached {
 				t.Fatalf("the prompt never reached the model; screen:\n%s", screen)
 			}
@@ -179,6 +194,34 @@ func TestGemini_LayerOrder(t *testing.T) {
 	}
 	res := hookdRunEnv(t, r.env, r.home, r.work, "gemini", "BeforeTool", calls[0].Stdin, "--home", filepath.Join(r.home, ".gemini"), "--project", r.work, "--trust-project")
 	record(t, "gemini", "a deny in each layer: the reasons in configuration order", geminiVerdict(r.toolResult()), hookdVerdict(res))
+}
+
+// paneExit opens a pidfd on the process of the tmux pane "gemini" and
+// returns a wait for its exit (false when it outlives limit).
+func paneExit(t *testing.T, tmux func(args ...string) *exec.Cmd) func(limit time.Duration) bool {
+	out, err := tmux("display-message", "-p", "-t", "gemini", "#{pane_pid}").Output()
+	if err != nil {
+		t.Fatalf("tmux pane pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("tmux pane pid %q: %v", out, err)
+	}
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		t.Fatalf("pidfd of %d: %v", pid, err)
+	}
+	return func(limit time.Duration) bool {
+		defer unix.Close(fd)
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		for {
+			n, err := unix.Poll(fds, int(limit.Milliseconds()))
+			if err == unix.EINTR {
+				continue
+			}
+			return err == nil && n == 1
+		}
+	}
 }
 
 func layerList(l []string) string {
