@@ -273,19 +273,20 @@ func Run(ctx context.Context, c Command) (res Result) {
 	}
 
 	// The watcher turns the end of runCtx into SIGTERM, then SIGKILL after the
-	// grace. exited tells it to stand down once Wait has returned.
+	// grace. exited tells it to stand down once Wait has returned. It runs
+	// only if runCtx ends (context.AfterFunc): a hook that finishes in time
+	// costs no goroutine for it.
 	exited := make(chan struct{})
 	watchDone := make(chan struct{})
 	var fired, timedOut bool
-	if runCtx.Done() == nil {
-		close(watchDone)
-	} else {
-		go func() {
+	stopWatch := func() bool { return true }
+	if runCtx.Done() != nil {
+		stopWatch = context.AfterFunc(runCtx, func() {
 			defer close(watchDone)
 			select {
 			case <-exited:
 				return
-			case <-runCtx.Done():
+			default:
 			}
 			fired = true
 			timedOut = errors.Is(context.Cause(runCtx), errTimeout)
@@ -305,7 +306,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 				hardKill()
 			case <-exited:
 			}
-		}()
+		})
 	}
 
 	// Where the platform can, wait for the exit without a thread blocked in
@@ -313,6 +314,10 @@ func Run(ctx context.Context, c Command) (res Result) {
 	awaitExit(cmd.Process)
 	waitErr := cmd.Wait()
 	close(exited)
+	if stopWatch() {
+		// The watcher never started and now never will.
+		close(watchDone)
+	}
 	<-watchDone
 	inErr := <-stdinErr // Wait closed the pipe, so the writer is unblocked.
 
