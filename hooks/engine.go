@@ -585,14 +585,6 @@ func (e *Engine) runCommand(ctx context.Context, h *Hook, stdin []byte) RawResul
 	return raw
 }
 
-func envList(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k, v := range m {
-		out = append(out, k+"="+v)
-	}
-	return out
-}
-
 // scrubbed are removed from the hook environment, as Codex does: they are the
 // agent's own credentials, not the hook's.
 var scrubbed = []string{"CODEX_EXEC_SERVER_NOISE_AUTH_TOKEN", "NODE_REPL_AUTH_TOKEN",
@@ -648,12 +640,15 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 		members = append(members, k, v)
 		return true
 	})
-	seen := map[string]bool{}
+	var seen map[string]bool // made by the first extra field
 	next := 0
 	extrasUpTo := func(end int) {
 		for ; next < end; next += 2 {
 			k := members[next].Str
 			if !slices.Contains(ev.InputFields, k) && !seen[k] {
+				if seen == nil {
+					seen = map[string]bool{}
+				}
 				seen[k] = true
 				add(k, compactRaw(members[next+1]))
 			}
@@ -668,7 +663,8 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 		return -1
 	}
 	for _, f := range ev.InputFields {
-		if i := at(f); i >= next {
+		i := at(f)
+		if i >= next {
 			extrasUpTo(i)
 			next = i + 2
 		}
@@ -676,7 +672,9 @@ func (e *Engine) buildInput(ev *EventRules, input []byte, turnID string) []byte 
 			addStr(f, ev.Name)
 			continue
 		}
-		if v := in.Get(gjson.Escape(f)); v.Exists() {
+		// The first member of that name, as a lookup of it would find.
+		if i >= 0 {
+			v := members[i+1]
 			if f == "tool_name" && v.Type == gjson.String && e.profile.CanonicalTool != nil {
 				addStr(f, e.profile.CanonicalTool(v.Str))
 				continue

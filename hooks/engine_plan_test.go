@@ -6,6 +6,8 @@ import (
 	"errors"
 	"reflect"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +116,29 @@ func TestQuickRun_LeavesOnceOnlyHandlersToRun(t *testing.T) {
 	quick, ok, err := e.QuickRun("Stop", nil, "")
 	if !ok || err != nil || len(quick.Hooks) != 0 || len(quick.Skipped) != 1 || quick.Skipped[0].Reason != SkipOnce {
 		t.Fatalf("QuickRun after the handler ran: %+v %v %v; want it skipped as spent", quick, ok, err)
+	}
+}
+
+// A hook with nothing to add runs with the engine's environment itself, and
+// a hook with variables of its own gets them on a copy: neither changes
+// what the next hook gets.
+func TestHookEnv_SharedBaseIsNeverWritten(t *testing.T) {
+	e := newTestEngine(t, `{}`, true)
+	base := append(make([]string, 0, 4), "A=1", "B=2") // room to append in place
+	plain := e.hookEnv(base, &Hook{})
+	if strings.Join(plain, " ") != "A=1 B=2" {
+		t.Fatalf("plain hook env: %q", plain)
+	}
+	_ = append(plain, "C=3") // what a caller may do with it
+	own := e.hookEnv(base, &Hook{Env: map[string]string{"P": "x"}, Scope: &Scope{Env: map[string]string{"S": "y"}}})
+	slices.Sort(own)
+	if strings.Join(own, " ") != "A=1 B=2 P=x S=y" {
+		t.Fatalf("hook env with its own variables: %q", own)
+	}
+	if strings.Join(base[:cap(base)], " ") != "A=1 B=2  " {
+		t.Fatalf("base written: %q", base[:cap(base)])
+	}
+	if again := e.hookEnv(base, &Hook{}); strings.Join(again, " ") != "A=1 B=2" {
+		t.Fatalf("the next plain hook's env: %q", again)
 	}
 }

@@ -179,11 +179,28 @@ func (e *Engine) pluginScript(h *Hook, script string) (string, error) {
 // login environment when the cache has one) and the hook's own variables (a
 // plugin's), then whatever the profile's HookEnv adds or drops (Claude
 // Code's CLAUDE_PROJECT_DIR; Codex adds nothing).
+//
+// base is built once (New, or the login environment's resolution) and never
+// written: a hook with nothing to add, under a profile without HookEnv
+// (Codex's hooks outside plugins), runs with base itself, and any other gets
+// one copy with its variables added.
 func (e *Engine) hookEnv(base []string, h *Hook) []string {
-	env := make([]string, 0, len(base)+len(h.Env)+2)
+	var scope map[string]string
+	if h.Scope != nil {
+		scope = h.Scope.Env
+	}
+	if len(h.Env) == 0 && len(scope) == 0 && e.profile.HookEnv == nil {
+		// Capped: whatever appends to it makes a copy.
+		return base[:len(base):len(base)]
+	}
+	env := make([]string, 0, len(base)+len(h.Env)+len(scope)+2)
 	env = append(env, base...)
-	env = append(env, envList(h.Env)...)
-	env = append(env, scopeEnv(h)...)
+	for k, v := range h.Env {
+		env = append(env, k+"="+v)
+	}
+	for k, v := range scope {
+		env = append(env, k+"="+v)
+	}
 	if e.profile.HookEnv != nil {
 		env = e.profile.HookEnv(e, h, env)
 	}

@@ -281,11 +281,3 @@ func (e *Engine) scopeInfo(h *Hook) *ScopeInfo {
 	}
 	return info
 }
-
-// scopeEnv is the environment h's scope adds to its process.
-func scopeEnv(h *Hook) []string {
-	if h.Scope == nil {
-		return nil
-	}
-	return envList(h.Scope.Env)
-}

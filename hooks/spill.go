@@ -165,8 +165,8 @@ func (e *Engine) newOverflow() *overflow {
 	if kept <= 0 {
 		kept = proc.DefaultMaxOutput
 	}
-	return &overflow{session: e.opts.Session.ID, log: e.log, kept: int64(kept),
-		files: map[string]*os.File{}, failed: map[string]bool{}}
+	// The maps are made by the first write: most hooks never reach the cap.
+	return &overflow{session: e.opts.Session.ID, log: e.log, kept: int64(kept)}
 }
 
 // write is proc.Command.Overflow.
@@ -177,6 +177,9 @@ func (o *overflow) write(stream string, p []byte) {
 	f := o.files[stream]
 	if f == nil {
 		var err error
+		if o.files == nil {
+			o.files, o.failed = map[string]*os.File{}, map[string]bool{}
+		}
 		if f, err = spill.Create(o.session); err == nil {
 			_, err = f.Seek(o.kept, io.SeekStart)
 		}
@@ -203,7 +206,14 @@ func (o *overflow) fail(stream string, f *os.File, err error) {
 // finish writes each spilled stream's kept head in front of its file and
 // records the files in raw.
 func (o *overflow) finish(raw *RawResult) {
-	for stream, dst := range map[string]*string{"stdout": &raw.StdoutSpilled, "stderr": &raw.StderrSpilled} {
+	if len(o.files) == 0 {
+		return
+	}
+	for _, s := range [...]struct {
+		stream string
+		dst    *string
+	}{{"stdout", &raw.StdoutSpilled}, {"stderr", &raw.StderrSpilled}} {
+		stream, dst := s.stream, s.dst
 		f := o.files[stream]
 		if f == nil {
 			continue

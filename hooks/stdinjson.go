@@ -13,12 +13,30 @@ func MarshalStdin(v any) ([]byte, error) {
 }
 
 // AppendJSONString appends s as a JSON string, escaped as MarshalStdin
-// escapes it.
+// escapes it. A string of printable ASCII without quote or backslash, which
+// is what most are (ids, paths, event and tool names), is the same bytes in
+// every encoding and is appended as it is; any other goes through
+// MarshalStdin.
 func AppendJSONString(dst []byte, s string) []byte {
+	if plainJSONString(s) {
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	b, err := MarshalStdin(s)
 	if err != nil {
 		// A Go string always encodes; keep the output valid regardless.
 		return append(dst, `""`...)
 	}
 	return append(dst, b...)
+}
+
+// plainJSONString reports whether s needs no escaping in JSON at all.
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
