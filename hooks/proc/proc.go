@@ -212,19 +212,32 @@ func Run(ctx context.Context, c Command) (res Result) {
 		ioGrace = DefaultIOGrace
 	}
 
-	// exec.Cmd's context is not the caller's: it is cancelled only when the
-	// hook is to be SIGKILLed, which may come KillGrace after the caller's
-	// context ended. Tying the Cmd to ctx directly would make WaitDelay start
-	// at the SIGTERM and kill the shell IOGrace later, cutting the grace short.
-	killCtx, hardKill := context.WithCancel(context.Background())
-	defer hardKill()
-
-	cmd := exec.CommandContext(killCtx, argv[0], argv[1:]...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
 	cmd.WaitDelay = ioGrace
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
 	configure(cmd, argv)
+
+	// The Cmd has no context: the caller's ends the hook politely first
+	// (the watcher below), and hardKill SIGKILLs its group, at most once and
+	// never once Wait has returned. WaitDelay then bounds the wait for the
+	// pipes from the shell's exit, which follows the SIGKILL at once. (A
+	// context on the Cmd would cost a goroutine per hook to watch it.) Both
+	// writers of killed (the watcher, the stdin writer) run after Start.
+	var killMu sync.Mutex
+	var killed, waited bool
+	hardKill := func() {
+		killMu.Lock()
+		defer killMu.Unlock()
+		if killed || waited {
+			return
+		}
+		killed = true
+		_ = killGroup(cmd.Process)
+		// The shell too, should it have left its group (setsid): the
+		// process handle cannot reach another process.
+		_ = cmd.Process.Kill()
+	}
 
 	sink := &overflowSink{fn: c.Overflow}
 	stdout := &capture{stream: "stdout", max: maxOut, sink: sink}
@@ -313,6 +326,10 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// wait4 per hook (wait_linux.go); Wait then reaps at once.
 	awaitExit(cmd.Process)
 	waitErr := cmd.Wait()
+	killMu.Lock()
+	waited = true
+	hardKilled := killed
+	killMu.Unlock()
 	close(exited)
 	if stopWatch() {
 		// The watcher never started and now never will.
@@ -330,7 +347,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// is not holding the pipes and so triggers nothing here; it only dies if a
 	// sibling in the same group was holding them.
 	held := stdout.cut || stderr.cut || errors.Is(waitErr, exec.ErrWaitDelay)
-	signalled := fired || killCtx.Err() != nil
+	signalled := fired || hardKilled
 	if held || signalled {
 		// After a timeout or cancellation the shell may be gone while group
 		// members that ignored SIGTERM live on; the grace was the shell's.
