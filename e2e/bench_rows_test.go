@@ -149,6 +149,8 @@ func BenchmarkExecCommand_TrivialCommandLoginShell(b *testing.B) {
 
 func benchExec(b *testing.B, flag string) {
 	input := []byte(`{"session_id":"s1","turn_id":null,"transcript_path":null,"cwd":"/tmp","hook_event_name":"Stop","model":"gpt-5","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}`)
+	// The CPU this process spends per exec, beside hookd's per hook.
+	cpu0 := procCPU(os.Getpid())
 	for b.Loop() {
 		cmd := exec.Command("/bin/sh", flag, "true")
 		cmd.Stdin = bytes.NewReader(input)
@@ -157,6 +159,9 @@ func benchExec(b *testing.B, flag string) {
 		if err := cmd.Run(); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if cpu := procCPU(os.Getpid()); cpu0 >= 0 && cpu >= 0 {
+		b.ReportMetric(float64((cpu-cpu0).Microseconds())/float64(b.N), "host-cpu-us/op")
 	}
 }
 
