@@ -47,6 +47,9 @@ func currentWatchdog(t *testing.T) *watchdogProc {
 	if watchdog.cur == nil {
 		t.Fatal("no watchdog")
 	}
+	// The tests end watchdogs on purpose: each starts with the whole bound
+	// of replacements, whatever ran before it in this process.
+	watchdog.restarts = 0
 	return watchdog.cur
 }
 
@@ -127,6 +130,27 @@ func TestWatchdog_AKilledWatchdogIsReplacedAndTheNewOneGuardsRunningHooks(t *tes
 		t.Fatal("the new watchdog did not kill the hook registered before it started")
 	}
 	<-second.done
+}
+
+// Watchdogs that keep ending are replaced only so often: past the bound,
+// hookd logs it and starts no more.
+func TestWatchdog_ReplacementsAreBounded(t *testing.T) {
+	wd := currentWatchdog(t)
+	watchdog.mu.Lock()
+	watchdog.restarts = maxRestarts
+	watchdog.mu.Unlock()
+	if err := wd.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-wd.done
+	watchdog.mu.Lock()
+	cur := watchdog.cur
+	// Guard the tests after this one again.
+	watchdog.cur, watchdog.restarts = startWatchdog(watchdog.table), 0
+	watchdog.mu.Unlock()
+	if cur != nil {
+		t.Fatal("a watchdog was started past the bound of replacements")
+	}
 }
 
 // The table lists the groups of running hooks, and only those, and grows
