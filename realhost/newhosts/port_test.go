@@ -111,9 +111,43 @@ func shellOutcome(result, want string) string {
 	return "denied or failed: " + result
 }
 
+// A portShell is one shell command the model runs in a ported plugin's
+// case, the reason Claude Code denies it with ("" for none) and the
+// plugin's test behind it.
+type portShell struct{ command, reason, test string }
+
+// shellPorts are the ported plugins whose cases are shell calls.
+var shellPorts = []struct {
+	plugin string
+	calls  []portShell
+}{{"native-timeout-enforcer", timeoutCalls}, {"github-cli", ghCalls}}
+
+// shellScript is the model's turns: each call with the host's shell tool
+// (args: its JSON arguments, %q for the command), then a last word.
+func shellScript(calls []portShell, args string) []turn {
+	var script []turn
+	for _, c := range calls {
+		script = append(script, callTool("run_shell_command", fmt.Sprintf(args, c.command)))
+	}
+	return append(script, say("ok"))
+}
+
+// shellSteps sets each call's result beside Claude Code's outcome.
+func shellSteps(t *testing.T, calls []portShell, results []string, stderr string) []step {
+	t.Helper()
+	if len(results) != len(calls) {
+		t.Fatalf("%d tool results for %d calls\nstderr:\n%s", len(results), len(calls), stderr)
+	}
+	var steps []step
+	for i, c := range calls {
+		steps = append(steps, step{c.test, "`" + c.command + "`", claudeShell(c.reason), shellOutcome(results[i], c.reason)})
+	}
+	return steps
+}
+
 // The shell calls of the native-timeout-enforcer cases, the reason each is
 // denied with on Claude Code ("" for none) and the plugin's test behind it.
-var timeoutCalls = []struct{ command, reason, test string }{
+var timeoutCalls = []portShell{
 	{"timeout 30 printf 'realhost-%s\\n' 42", "Direct timeout blocked", "timeout"},
 	{"cd . && timeout 10 printf 'realhost-%s\\n' 42", "Timeout in command chain blocked", "chain"},
 	{"printf 'realhost-%s\\n' 42", "", "timeout"},
@@ -121,7 +155,7 @@ var timeoutCalls = []struct{ command, reason, test string }{
 
 // The github-cli cases' shell calls: each starts with a gh command (gh is
 // not installed, so the printf after it shows the call ran).
-var ghCalls = []struct{ command, reason, test string }{
+var ghCalls = []portShell{
 	{"gh pr create --fill || printf 'realhost-%s\\n' 42", "GitHub write blocked: gh pr create", "write"},
 	{"gh pr list || printf 'realhost-%s\\n' 42", "", "read"},
 }
@@ -215,44 +249,15 @@ func TestPort_Gemini(t *testing.T) {
 		}
 		policyRows(t, "gemini", cells, reqs[0], results)
 	})
-	t.Run("native-timeout-enforcer", func(t *testing.T) {
-		var script []turn
-		for _, c := range timeoutCalls {
-			script = append(script, callTool("run_shell_command", fmt.Sprintf(`{"command":%q,"description":"run"}`, c.command)))
-		}
-		r := newGemini(t, map[string]any{}, append(script, say("ok"))...)
-		r.env = portEnv(t)
-		cells := portInto(t, "native-timeout-enforcer", "gemini", filepath.Join(r.home, ".gemini", "extensions", "native-timeout-enforcer"))
-		r.run(t, "run them")
-		results := geminiToolResults(r.model.Requests())
-		if len(results) != len(timeoutCalls) {
-			t.Fatalf("%d tool results for %d calls\nstderr:\n%s", len(results), len(timeoutCalls), r.stderr)
-		}
-		var steps []step
-		for i, c := range timeoutCalls {
-			steps = append(steps, step{c.test, "`" + c.command + "`", claudeShell(c.reason), shellOutcome(results[i], c.reason)})
-		}
-		portRows(t, "gemini", "native-timeout-enforcer", cells, steps)
-	})
-	t.Run("github-cli", func(t *testing.T) {
-		var script []turn
-		for _, c := range ghCalls {
-			script = append(script, callTool("run_shell_command", fmt.Sprintf(`{"command":%q,"description":"run"}`, c.command)))
-		}
-		r := newGemini(t, map[string]any{}, append(script, say("ok"))...)
-		r.env = portEnv(t)
-		cells := portInto(t, "github-cli", "gemini", filepath.Join(r.home, ".gemini", "extensions", "github-cli"))
-		r.run(t, "run them")
-		results := geminiToolResults(r.model.Requests())
-		if len(results) != len(ghCalls) {
-			t.Fatalf("%d tool results for %d calls\nstderr:\n%s", len(results), len(ghCalls), r.stderr)
-		}
-		var steps []step
-		for i, c := range ghCalls {
-			steps = append(steps, step{c.test, "`" + c.command + "`", claudeShell(c.reason), shellOutcome(results[i], c.reason)})
-		}
-		portRows(t, "gemini", "github-cli", cells, steps)
-	})
+	for _, sp := range shellPorts {
+		t.Run(sp.plugin, func(t *testing.T) {
+			r := newGemini(t, map[string]any{}, shellScript(sp.calls, `{"command":%q,"description":"run"}`)...)
+			r.env = portEnv(t)
+			cells := portInto(t, sp.plugin, "gemini", filepath.Join(r.home, ".gemini", "extensions", sp.plugin))
+			r.run(t, "run them")
+			portRows(t, "gemini", sp.plugin, cells, shellSteps(t, sp.calls, geminiToolResults(r.model.Requests()), r.stderr))
+		})
+	}
 	t.Run("superpowers", func(t *testing.T) {
 		r := newGemini(t, map[string]any{}, say("ok"))
 		r.env = portEnv(t)
@@ -282,42 +287,14 @@ func TestPort_Qwen(t *testing.T) {
 		}
 		policyRows(t, "qwen", cells, reqs[0], results)
 	})
-	t.Run("native-timeout-enforcer", func(t *testing.T) {
-		var script []turn
-		for _, c := range timeoutCalls {
-			script = append(script, callTool("run_shell_command", fmt.Sprintf(`{"command":%q,"description":"run","is_background":false}`, c.command)))
-		}
-		r := newQwen(t, map[string]any{}, append(script, say("ok"))...)
-		cells := portInto(t, "native-timeout-enforcer", "qwen", filepath.Join(r.home, ".qwen", "extensions", "native-timeout-enforcer"))
-		r.run(t, "run them")
-		results := qwenToolResults(r.model.Requests())
-		if len(results) != len(timeoutCalls) {
-			t.Fatalf("%d tool results for %d calls\nstderr:\n%s", len(results), len(timeoutCalls), r.stderr)
-		}
-		var steps []step
-		for i, c := range timeoutCalls {
-			steps = append(steps, step{c.test, "`" + c.command + "`", claudeShell(c.reason), shellOutcome(results[i], c.reason)})
-		}
-		portRows(t, "qwen", "native-timeout-enforcer", cells, steps)
-	})
-	t.Run("github-cli", func(t *testing.T) {
-		var script []turn
-		for _, c := range ghCalls {
-			script = append(script, callTool("run_shell_command", fmt.Sprintf(`{"command":%q,"description":"run","is_background":false}`, c.command)))
-		}
-		r := newQwen(t, map[string]any{}, append(script, say("ok"))...)
-		cells := portInto(t, "github-cli", "qwen", filepath.Join(r.home, ".qwen", "extensions", "github-cli"))
-		r.run(t, "run them")
-		results := qwenToolResults(r.model.Requests())
-		if len(results) != len(ghCalls) {
-			t.Fatalf("%d tool results for %d calls\nstderr:\n%s", len(results), len(ghCalls), r.stderr)
-		}
-		var steps []step
-		for i, c := range ghCalls {
-			steps = append(steps, step{c.test, "`" + c.command + "`", claudeShell(c.reason), shellOutcome(results[i], c.reason)})
-		}
-		portRows(t, "qwen", "github-cli", cells, steps)
-	})
+	for _, sp := range shellPorts {
+		t.Run(sp.plugin, func(t *testing.T) {
+			r := newQwen(t, map[string]any{}, shellScript(sp.calls, `{"command":%q,"description":"run","is_background":false}`)...)
+			cells := portInto(t, sp.plugin, "qwen", filepath.Join(r.home, ".qwen", "extensions", sp.plugin))
+			r.run(t, "run them")
+			portRows(t, "qwen", sp.plugin, cells, shellSteps(t, sp.calls, qwenToolResults(r.model.Requests()), r.stderr))
+		})
+	}
 	t.Run("superpowers", func(t *testing.T) {
 		r := newQwen(t, map[string]any{}, say("ok"))
 		cells := portInto(t, "superpowers", "qwen", filepath.Join(r.home, ".qwen", "extensions", "superpowers"))
