@@ -54,6 +54,19 @@ func (d *DiscoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 // off (see plugins.DefaultCacheDir).
 func DefaultPluginCache() string { return plugins.DefaultCacheDir() }
 
+// PutOffLoadWork holds back what a load leaves to do after it (the
+// collection of its garbage, PauseGC, and the plugin load cache's write,
+// plugins.HoldCacheWrites) until the function it returns is called: a
+// server calls it once the load's reply is written, however the request
+// ends.
+func PutOffLoadWork() (resume func()) {
+	gc, writes := PauseGC(), plugins.HoldCacheWrites()
+	return func() {
+		gc()
+		writes()
+	}
+}
+
 // installCache is the folder Codex installs plugins into,
 // <user folder>/plugins/cache, or "" without a user folder.
 func installCache(p *Profile, opts DiscoverOptions) string {

@@ -524,9 +524,45 @@ var cacheWrites sync.WaitGroup
 // so that what its loads read is kept for the next one.
 func WaitCacheWrites() { cacheWrites.Wait() }
 
+// cacheHolds are the holds on cache writes (HoldCacheWrites) and the
+// writes put off until the last is released.
+var cacheHolds struct {
+	mu     sync.Mutex
+	n      int
+	queued []*loadCache
+}
+
+// HoldCacheWrites puts off the writing of load cache files until the
+// function it returns is called (once; holds may overlap, and the last
+// release starts what they put off). A server holds them while it answers a
+// load, so that a first start's write does not compete with the reply the
+// host waits for. WaitCacheWrites waits for held writes too, so a hold must
+// always be released.
+func HoldCacheWrites() (release func()) {
+	cacheHolds.mu.Lock()
+	cacheHolds.n++
+	cacheHolds.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cacheHolds.mu.Lock()
+			cacheHolds.n--
+			var start []*loadCache
+			if cacheHolds.n == 0 {
+				start, cacheHolds.queued = cacheHolds.queued, nil
+			}
+			cacheHolds.mu.Unlock()
+			for _, c := range start {
+				go c.background()
+			}
+		})
+	}
+}
+
 // save writes, in the background, the entries this load used or read when
-// they differ from the file's, and then lets go of the anchors. Errors are
-// dropped: the next load reads the files again.
+// they differ from the file's, and then lets go of the anchors; while a hold
+// is on (HoldCacheWrites), once it is released. Errors are dropped: the
+// next load reads the files again.
 func (c *loadCache) save() {
 	if c == nil {
 		return
@@ -536,11 +572,22 @@ func (c *loadCache) save() {
 		return
 	}
 	cacheWrites.Add(1)
-	go func() {
-		defer cacheWrites.Done()
-		defer c.anchors.close()
-		c.write()
-	}()
+	cacheHolds.mu.Lock()
+	held := cacheHolds.n > 0
+	if held {
+		cacheHolds.queued = append(cacheHolds.queued, c)
+	}
+	cacheHolds.mu.Unlock()
+	if !held {
+		go c.background()
+	}
+}
+
+// background is save's write, on a goroutine of its own.
+func (c *loadCache) background() {
+	defer cacheWrites.Done()
+	defer c.anchors.close()
+	c.write()
 }
 
 // write stamps the witnesses of the reads waiting for them and writes the

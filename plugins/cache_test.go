@@ -522,3 +522,40 @@ func cacheChild(t *testing.T, spec string) {
 	}
 	t.Logf("%+v", c)
 }
+
+// A held write (HoldCacheWrites, as a server holds it while it answers a
+// load) starts only when the last hold is released, and WaitCacheWrites
+// waits for it.
+func TestCache_HeldWritesWaitForTheLastRelease(t *testing.T) {
+	needCache(t)
+	opts := caseTree(t)(CodexRule)
+	aged()
+	opts.CacheDir = t.TempDir()
+	first, second := HoldCacheWrites(), HoldCacheWrites()
+	before := cacheCounts()
+	Load(opts)
+	files := func() int {
+		t.Helper()
+		entries, err := os.ReadDir(opts.CacheDir)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	cacheHolds.mu.Lock()
+	queued := len(cacheHolds.queued)
+	cacheHolds.mu.Unlock()
+	if queued != 1 {
+		t.Fatalf("%d writes put off by the hold; want 1", queued)
+	}
+	first()
+	first() // a second call of one release changes nothing
+	if n := files(); n != 0 {
+		t.Fatalf("%d files in the cache folder while a hold is on", n)
+	}
+	second()
+	WaitCacheWrites()
+	if c := cacheCounts().since(before); c.writes != 1 || files() != 1 {
+		t.Fatalf("after the last release: %d writes, %d files; want 1 and 1", c.writes, files())
+	}
+}

@@ -47,9 +47,9 @@ func hooksList(ctx context.Context, s *Server, params []byte) (any, error) {
 // and, since a load reads every hooks file, runs off the reader (serial).
 func hooksReload(ctx context.Context, s *Server, params []byte) (any, error) {
 	e := s.Engine()
-	// The collection the load puts off runs once the reply is written, and
-	// whatever becomes of the request.
-	onEnd(ctx, hooks.PauseGC())
+	// The collection and the cache write the load puts off run once the
+	// reply is written, whatever becomes of the request.
+	onEnd(ctx, hooks.PutOffLoadWork())
 	sum, err := e.LoadChecked()
 	if err != nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("%v; the hooks loaded before stay in use", err)}

@@ -138,9 +138,9 @@ func initialize(ctx context.Context, s *Server, params []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The collection the load puts off runs once the reply is written, and
-	// whatever becomes of the request.
-	onEnd(ctx, hooks.PauseGC())
+	// The collection and the cache write the load puts off run once the
+	// reply is written, whatever becomes of the request.
+	onEnd(ctx, hooks.PutOffLoadWork())
 	e := hooks.New(opts)
 	sum, err := s.firstLoad(ctx, e)
 	if err != nil {
