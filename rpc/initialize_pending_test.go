@@ -298,3 +298,31 @@ func TestInitialize_TheSessionEndsWhileItLoads(t *testing.T) {
 		})
 	}
 }
+
+// Requests read behind a loading initialize are routed in wire order: a
+// shutdown pipelined after them ends the session only for what comes after
+// it, so every request read before it gets its result, not "shut down".
+func TestInitialize_AShutdownBehindItRefusesNothingReadBeforeIt(t *testing.T) {
+	l := newGatedLoad(t)
+	h := newRawHarness(t, Options{Version: "test", load: l.load})
+	sendInit(t, h, "init", "")
+	l.waitBegan(t)
+	const n = 32
+	var ids []string
+	for i := 1; i <= n; i++ {
+		h.send(t, `{"jsonrpc":"2.0","id":%d,"method":"hooks/list"}`, i)
+		ids = append(ids, fmt.Sprint(i))
+	}
+	h.send(t, `{"jsonrpc":"2.0","id":"down","method":"shutdown"}`)
+	h.send(t, `{"jsonrpc":"2.0","id":"after","method":"hooks/list"}`)
+	l.release <- nil
+	got := h.replies(t, append(ids, `"init"`, `"down"`, `"after"`)...)
+	for _, id := range append(ids, `"init"`, `"down"`) {
+		if r := got[id]; r.Get("error").Exists() {
+			t.Errorf("reply to %s, read before the shutdown: %s, want its result", id, r.Raw)
+		}
+	}
+	if r := got[`"after"`]; r.Get("error.code").Int() != -32600 {
+		t.Errorf("a request read after the shutdown: %s, want -32600", r.Raw)
+	}
+}

@@ -175,6 +175,12 @@ type Server struct {
 	// starting is closed when the last initialize read has finished (its
 	// reply and load warnings written); only the reader replaces it.
 	starting chan struct{}
+	// routed is closed once the last request read while an ordered one ran
+	// has been routed: requests are routed in wire order, so none is
+	// checked against a state a request read after it has made (a
+	// shutdown pipelined behind a hooks/run that waits for an initialize).
+	// Only the reader replaces it.
+	routed chan struct{}
 
 	// inflight counts requests not yet answered. exiting is set (under mu)
 	// before exit waits for it, so no request joins after the wait began.
@@ -214,7 +220,7 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 		proc.SetLogger(opts.Logger)
 	}
 	s := &Server{opts: opts, log: opts.Logger, cancels: map[jsonrpc2.ID]context.CancelFunc{}, done: make(chan struct{}),
-		ordered: closedChan(), starting: closedChan()}
+		ordered: closedChan(), starting: closedChan(), routed: closedChan()}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	s.inputClosed, s.closeInput = context.WithCancel(context.Background())
 	s.stream = NewStream(r, w, closer, StreamOptions{
@@ -398,7 +404,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	// fails leaves the session uninitialized, a shutdown ends it): it is
 	// routed once they have, on its own goroutine.
 	prev := s.ordered
-	if !isClosed(prev) {
+	if !isClosed(prev) || !isClosed(s.routed) {
 		s.spawn(conn, req, methods[req.Method], params, size, prev, true)
 		return
 	}
@@ -432,6 +438,13 @@ func (s *Server) spawn(conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, par
 			s.starting = done
 		}
 	}
+	// A request routed later is routed after the ones read before it.
+	prevRouted := s.routed
+	var routed chan struct{}
+	if routeLater {
+		routed = make(chan struct{})
+		s.routed = routed
+	}
 	rctx, cancel := context.WithCancel(s.base)
 	s.mu.Lock()
 	s.cancels[req.ID] = cancel
@@ -457,8 +470,11 @@ func (s *Server) spawn(conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, par
 			s.mu.Unlock()
 		}
 		if routeLater {
+			<-prevRouted
 			var err error
-			if m, err = s.route(req); err != nil {
+			m, err = s.route(req)
+			close(routed)
+			if err != nil {
 				free()
 				s.reply(conn, req, nil, err)
 				s.inflight.Done()
