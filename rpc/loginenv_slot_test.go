@@ -123,7 +123,9 @@ func (f *loginShellFixture) seen(t *testing.T) []string {
 // still held, and a Stop hook sent after the reload waits for that
 // resolution, then runs with its environment.
 func TestLoginEnvCache_AWaitForTheLoginEnvironmentHoldsNoRunningSlot(t *testing.T) {
-	defer func(d time.Duration) { hooks.LoginEnvTimeout = d }(hooks.LoginEnvTimeout)
+	// Set back after the session has ended (cleanups run last first), when
+	// no resolution reads it any more.
+	t.Cleanup(func(d time.Duration) func() { return func() { hooks.LoginEnvTimeout = d } }(hooks.LoginEnvTimeout))
 	hooks.LoginEnvTimeout = 10 * time.Minute // the test releases the resolution itself
 	h := newRawHarness(t, Options{Version: "test", MaxRunningHooks: 1})
 	f := newLoginShell(t)
@@ -206,7 +208,9 @@ func TestLoginEnvCache_AWaitForTheLoginEnvironmentHoldsNoRunningSlot(t *testing.
 // while the resolution is held is reported timed out, the resolution still
 // running.
 func TestLoginEnvCache_AnAsyncHookWaitsWithinItsTimeout(t *testing.T) {
-	defer func(d time.Duration) { hooks.LoginEnvTimeout = d }(hooks.LoginEnvTimeout)
+	// Set back after the session has ended (cleanups run last first), when
+	// no resolution reads it any more.
+	t.Cleanup(func(d time.Duration) func() { return func() { hooks.LoginEnvTimeout = d } }(hooks.LoginEnvTimeout))
 	hooks.LoginEnvTimeout = 10 * time.Minute // the test releases the resolution itself
 	h := newRawHarness(t, Options{Version: "test"})
 	f := newLoginShell(t)
