@@ -56,6 +56,14 @@ const (
 	// systemSettingsEnv overrides the system settings path.
 	systemSettingsEnv = "GEMINI_CLI_SYSTEM_SETTINGS_PATH"
 	systemSettings    = "/etc/gemini-cli/settings.json"
+	// systemDefaultsEnv overrides the system defaults path, else
+	// systemDefaultsName beside the system settings file.
+	systemDefaultsEnv  = "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"
+	systemDefaultsName = "system-defaults.json"
+	// layerSystemDefaults marks the system defaults among the settings
+	// files (its hooks are of the managed layer): the lowest layer, whose
+	// hooksConfig.enabled any other file's overrides.
+	layerSystemDefaults = "system-defaults"
 	// homeEnv replaces the user's home folder (its .gemini folder is used).
 	homeEnv = "GEMINI_CLI_HOME"
 	// envName is the hook Env key that carries the handler's "name".
@@ -103,11 +111,12 @@ type settingsFile struct {
 
 type discovery struct{ hooks.DiscoveryRun }
 
-// discover loads, in Gemini CLI's order: the session hooks, the user's
-// ~/.gemini/settings.json, the trusted workspace's .gemini/settings.json,
-// the system settings and the extensions' hooks/hooks.json. Each event's hooks add
-// up over the layers. hooksConfig.enabled false (the most specific layer
-// that sets it; system settings over all) keeps every hook from running;
+// discover loads, in Gemini CLI's order: the session hooks, the system
+// defaults, the user's ~/.gemini/settings.json, the trusted workspace's
+// .gemini/settings.json, the system settings and the extensions'
+// hooks/hooks.json. Each event's hooks add up over the layers.
+// hooksConfig.enabled false (the most specific layer that sets it; system
+// settings over all, system defaults under all) keeps every hook from running;
 // hooksConfig.disabled names hooks (by name or command) that do not run,
 // unioned over the layers.
 func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
@@ -125,6 +134,14 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	if len(opts.SessionHooks) > 0 {
 		hs, warns := hooks.ParseHooksValue(p, opts.SessionHooks, hooks.Source{Layer: hooks.LayerSession, Path: "session"}, "session")
 		d.Add(hs, warns)
+	}
+	// The system defaults come first: Gemini CLI merges them under the
+	// user's settings (defaults, user, workspace, system).
+	if path := d.systemFile(systemDefaultsPath(), "system defaults"); path != "" {
+		if s, ok := d.settings(p, path, hooks.LayerManaged); ok {
+			s.layer = layerSystemDefaults
+			files = append(files, s)
+		}
 	}
 	home := userFolder(opts.Home)
 	if home != "" {
@@ -144,16 +161,7 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	// write to them.
 	sys := opts.Managed
 	if sys == "" {
-		sys = os.Getenv(systemSettingsEnv)
-		if sys == "" {
-			sys = systemSettings
-		}
-		sys = hooks.AbsClean(sys)
-		if why := systemFileInsecure(sys); why != "" {
-			d.Warns = append(d.Warns, hooks.Warning{Source: sys, Message: fmt.Sprintf(
-				"not reading the system settings file %s: %s (Gemini CLI reads it only when it and every folder above it belong to root and are not writable by group or others)", sys, why)})
-			sys = ""
-		}
+		sys = d.systemFile(systemSettingsPath(), "system settings")
 	}
 	if sys != "" {
 		if s, ok := d.settings(p, hooks.AbsClean(sys), hooks.LayerManaged); ok {
@@ -175,6 +183,39 @@ func discover(p *hooks.Profile, opts hooks.DiscoverOptions) *hooks.Discovery {
 	}
 	d.finish(files)
 	return &hooks.Discovery{Hooks: d.Hooks, Warnings: d.Warns, Fatal: d.Fatal, LeftOut: d.LeftOut}
+}
+
+// systemSettingsPath is where Gemini CLI looks for its system settings.
+func systemSettingsPath() string {
+	if p := os.Getenv(systemSettingsEnv); p != "" {
+		return p
+	}
+	return systemSettings
+}
+
+// systemDefaultsPath is where Gemini CLI looks for its system defaults.
+func systemDefaultsPath() string {
+	if p := os.Getenv(systemDefaultsEnv); p != "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(systemSettingsPath()), systemDefaultsName)
+}
+
+// systemCheck is systemFileInsecure; tests that cannot make a folder
+// chain only root may write replace it.
+var systemCheck = systemFileInsecure
+
+// systemFile is path (made absolute) when Gemini CLI would read it as a
+// system file: it and every folder above it belong to root and no one
+// else may write to them. Else "", with a warning naming what (label).
+func (d *discovery) systemFile(path, label string) string {
+	path = hooks.AbsClean(path)
+	if why := systemCheck(path); why != "" {
+		d.Warns = append(d.Warns, hooks.Warning{Source: path, Message: fmt.Sprintf(
+			"not reading the %s file %s: %s (Gemini CLI reads it only when it and every folder above it belong to root and are not writable by group or others)", label, path, why)})
+		return ""
+	}
+	return path
 }
 
 // userFolder is the user's .gemini folder: home when given, else under
