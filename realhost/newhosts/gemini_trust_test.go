@@ -164,8 +164,9 @@ func systemFolder(t *testing.T, open bool) string {
 }
 
 // TestGemini_LayerOrder: a BeforeTool deny in each layer; the CLI joins the
-// reasons in its configuration order (its merged settings concatenate user,
-// workspace, then system; extensions come after), and so must hookd.
+// reasons in its configuration order (its merged settings concatenate the
+// system defaults beside the system settings, user, workspace, then system;
+// extensions come after), and so must hookd.
 func TestGemini_LayerOrder(t *testing.T) {
 	rec := rh.NewRecorder(t)
 	deny := func(name string) map[string]any {
@@ -179,6 +180,7 @@ func TestGemini_LayerOrder(t *testing.T) {
 		rh.WriteFile(t, path, string(b))
 	}
 	write(system, map[string]any{"hooks": deny("system")})
+	write(filepath.Join(filepath.Dir(system), "system-defaults.json"), map[string]any{"hooks": deny("defaults")})
 	write(filepath.Join(r.work, ".gemini", "settings.json"), map[string]any{"hooks": deny("workspace")})
 	ext := filepath.Join(r.home, ".gemini", "extensions", "guard")
 	write(filepath.Join(ext, "gemini-extension.json"), map[string]any{"name": "guard", "version": "1.0.0"})
