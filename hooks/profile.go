@@ -118,6 +118,10 @@ type Profile struct {
 	// agent credentials Codex scrubs. A host-given Options.EnvAllowlist
 	// replaces it.
 	EnvFilter func(env []string) []string
+	// EntriesAreHandlers: an event's array may hold handlers themselves as
+	// well as matcher groups (Copilot CLI): an entry with no "hooks" array
+	// is one handler, not a group that runs nothing.
+	EntriesAreHandlers bool
 	// NewSessionID makes the session id when the host gives none (Mind's
 	// ids carry their creation time, which names the transcript folder).
 	// Nil: a random UUID, as Codex.

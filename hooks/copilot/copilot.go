@@ -23,9 +23,11 @@ var Profile = &hooks.Profile{
 	HomeEnv:    "COPILOT_HOME",
 	HomeDir:    ".copilot",
 	ProjectDir: filepath.Join(".github", "hooks"),
-	Events:     copilotEventRules(),
-	ToolNames:  toolNames,
-	Tools:      copilotTools,
+	// Its camelCase events hold handlers; an alias may hold either (value).
+	EntriesAreHandlers: true,
+	Events:             copilotEventRules(),
+	ToolNames:          toolNames,
+	Tools:              copilotTools,
 	// Repository hooks load only in a trusted folder (project.trusted,
 	// --trust-project; the CLI's --trust-folder, else its record in
 	// config.json: project_trust.go); nothing else is reviewed.

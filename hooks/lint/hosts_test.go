@@ -5,6 +5,7 @@ package lint_test
 import (
 	_ "github.com/hookd/hookd/hooks/claude"
 	_ "github.com/hookd/hookd/hooks/codex"
+	_ "github.com/hookd/hookd/hooks/copilot"
 	_ "github.com/hookd/hookd/hooks/mind"
 	_ "github.com/hookd/hookd/hooks/mirri"
 	_ "github.com/hookd/hookd/hooks/soong"

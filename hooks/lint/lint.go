@@ -379,6 +379,10 @@ func (l *fileLinter) group(ev *hooks.EventRules, g gjson.Result) {
 		l.report(m, hooks.SeverityWarning, RuleSchema, "matcher must be a string (and %s ignores matchers: remove it)", ev.Name)
 	}
 	if hs := g.Get("hooks"); !hs.Exists() {
+		if l.p.EntriesAreHandlers {
+			l.handler(ev, g)
+			return
+		}
 		l.report(g, hooks.SeverityWarning, RuleSchema, "matcher group has no \"hooks\" array: it runs nothing")
 	}
 	for _, h := range g.Get("hooks").Array() {

@@ -171,3 +171,17 @@ func TestCheck_UnknownToolSuggestsTheNearestName(t *testing.T) {
 		t.Fatalf("diagnostics %v, want one unknown-tool with a did-you-mean for Bash", ds)
 	}
 }
+
+// A Copilot CLI event may hold its handlers directly: an entry with no
+// "hooks" array runs as one handler there, so it is no "runs nothing"
+// mistake; under a host that takes only matcher groups it is.
+func TestCheck_AHandlerInPlaceOfAGroup(t *testing.T) {
+	file := `{"hooks": {"preToolUse": [{"type": "command", "bash": "echo hi"}], "PreToolUse": [{"type": "command", "command": "echo hi"}]}}`
+	if got := rules(check(t, "copilot", map[string]string{"home/settings.json": file})); slices.Contains(got, hooks.SeverityWarning+" "+lint.RuleSchema) {
+		t.Errorf("copilot, handlers in place of groups: %q, want no schema warning", got)
+	}
+	claude := `{"hooks": {"PreToolUse": [{"type": "command", "command": "echo hi"}]}}`
+	if got := rules(check(t, "claude", map[string]string{"home/settings.json": claude})); !slices.Contains(got, hooks.SeverityWarning+" "+lint.RuleSchema) {
+		t.Errorf("claude, a handler in place of a group: %q, want the schema warning", got)
+	}
+}
