@@ -38,11 +38,7 @@ func TestSystemSettings_SkippedInAFolderOthersMayWrite(t *testing.T) {
 	if len(got) != 0 {
 		t.Errorf("system settings in a folder others may write: loaded %q, want nothing", got)
 	}
-	found := false
-	for _, w := range warns {
-		found = found || (w.Source == sys && strings.Contains(w.Message, "writable by group or others"))
-	}
-	if !found {
+	if !warned(warns, sys, "writable by group or others") {
 		t.Errorf("no warning naming %s: %v", sys, warns)
 	}
 	if got, _ := load(sys); !reflect.DeepEqual(got, []string{"echo system"}) {
@@ -117,11 +113,7 @@ func TestSystemDefaults_TheLowestLayer(t *testing.T) {
 	if !reflect.DeepEqual(got, []string{"echo user"}) {
 		t.Errorf("system defaults in a folder others may write: %q, want the user's hook only", got)
 	}
-	found := false
-	for _, w := range warns {
-		found = found || (w.Source == defaults && strings.Contains(w.Message, "system defaults"))
-	}
-	if !found {
+	if !warned(warns, defaults, "system defaults") {
 		t.Errorf("no warning naming the system defaults %s: %v", defaults, warns)
 	}
 
@@ -145,4 +137,14 @@ func TestSystemDefaults_TheLowestLayer(t *testing.T) {
 	if got, _, _ := load(untrusted); len(got) != 0 {
 		t.Errorf("a folder that is not trusted: %q, want no settings hooks", got)
 	}
+}
+
+// warned reports whether a warning about source says text.
+func warned(warns []hooks.Warning, source, text string) bool {
+	for _, w := range warns {
+		if w.Source == source && strings.Contains(w.Message, text) {
+			return true
+		}
+	}
+	return false
 }
