@@ -2,14 +2,12 @@ package gemini
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/statefile"
@@ -118,17 +116,5 @@ func (projectTrust) Set(home, dir string, trusted bool) (hooks.ProjectTrustRecor
 	if trusted {
 		level = levelFolder
 	}
-	err := statefile.EditFile(rec.File, func(doc []byte) ([]byte, error) {
-		if len(strings.TrimSpace(string(doc))) == 0 {
-			doc = []byte("{}")
-		}
-		if !gjson.ValidBytes(doc) || !gjson.ParseBytes(doc).IsObject() {
-			return nil, fmt.Errorf("not a JSON object; fix it before recording trust")
-		}
-		if gjson.GetBytes(doc, gjson.Escape(dir)).Str == level {
-			return doc, nil
-		}
-		return sjson.SetBytes(doc, statefile.JSONKey(dir), level)
-	})
-	return rec, err
+	return rec, statefile.SetJSONEntry(rec.File, dir, level)
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/statefile"
@@ -142,17 +141,5 @@ func (projectTrust) Set(home, dir string, trusted bool) (hooks.ProjectTrustRecor
 	if trusted {
 		level = "TRUST_FOLDER"
 	}
-	err := statefile.EditFile(rec.File, func(doc []byte) ([]byte, error) {
-		if len(strings.TrimSpace(string(doc))) == 0 {
-			doc = []byte("{}")
-		}
-		if !gjson.ValidBytes(doc) || !gjson.ParseBytes(doc).IsObject() {
-			return nil, errors.New("not a JSON object; fix it before recording trust")
-		}
-		if gjson.GetBytes(doc, gjson.Escape(dir)).Str == level {
-			return doc, nil
-		}
-		return sjson.SetBytes(doc, statefile.JSONKey(dir), level)
-	})
-	return rec, err
+	return rec, statefile.SetJSONEntry(rec.File, dir, level)
 }
