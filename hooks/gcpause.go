@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -18,6 +19,15 @@ import (
 // it has made that much, and the settings are restored when the last load
 // running ends.
 
+// A server that mostly waits (hookd serve: a request, a hook's process, a
+// reply) runs its Go code on one processor between loads, ServeOnProcs:
+// with two or more, every hand-off between goroutines (the reader to the
+// request's goroutine, a pipe's poller to the hook's) woke a second thread
+// on another core to look for that work, and the wake-ups cost more CPU
+// per hook than the hand-offs saved (docs/performance.md). A load, which
+// reads and parses on several workers, gets every processor back for its
+// duration.
+
 // loadHeadroom is how much a load may allocate before the collector runs
 // anyway.
 const loadHeadroom = 64 << 20
@@ -27,6 +37,29 @@ var gcPaused struct {
 	loads   int
 	percent int
 	limit   int64
+	// serving is the processor count between loads (0: left alone), full
+	// the count a load runs with.
+	serving, full int
+}
+
+// ServeOnProcs runs the process's Go code on n processors (GOMAXPROCS)
+// whenever no load is running, and on as many as it had before the call
+// while one is. n <= 0 gives the full count back for good.
+func ServeOnProcs(n int) {
+	gcPaused.mu.Lock()
+	defer gcPaused.mu.Unlock()
+	if gcPaused.serving == 0 {
+		gcPaused.full = runtime.GOMAXPROCS(0)
+	}
+	gcPaused.serving = max(n, 0)
+	if gcPaused.loads > 0 {
+		return
+	}
+	if gcPaused.serving > 0 {
+		runtime.GOMAXPROCS(gcPaused.serving)
+	} else {
+		runtime.GOMAXPROCS(gcPaused.full)
+	}
 }
 
 // PauseGC pauses the collector for a load; call the function it returns
@@ -48,6 +81,9 @@ func PauseGC() (resume func()) {
 		gcPaused.limit = debug.SetMemoryLimit(-1)
 		debug.SetMemoryLimit(min(gcPaused.limit, held+loadHeadroom))
 		gcPaused.percent = debug.SetGCPercent(-1)
+		if gcPaused.serving > 0 {
+			runtime.GOMAXPROCS(gcPaused.full)
+		}
 	}
 	gcPaused.loads++
 	var once sync.Once
@@ -61,5 +97,8 @@ func resumeGC() {
 	if gcPaused.loads == 0 {
 		debug.SetGCPercent(gcPaused.percent)
 		debug.SetMemoryLimit(gcPaused.limit)
+		if gcPaused.serving > 0 {
+			runtime.GOMAXPROCS(gcPaused.serving)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -61,5 +62,38 @@ func TestLoadChecked_APanicInDiscoveryResumesTheCollector(t *testing.T) {
 	debug.SetGCPercent(q)
 	if q != 71 {
 		t.Errorf("GC percent after a panicking load %d, want 71", q)
+	}
+}
+
+func TestServeOnProcs_OneBetweenLoadsEveryProcessorDuringOne(t *testing.T) {
+	full := runtime.GOMAXPROCS(0)
+	if full < 2 {
+		runtime.GOMAXPROCS(2)
+		full = 2
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer ServeOnProcs(0)
+
+	ServeOnProcs(1)
+	if n := runtime.GOMAXPROCS(0); n != 1 {
+		t.Fatalf("serving: GOMAXPROCS %d, want 1", n)
+	}
+	first, second := PauseGC(), PauseGC()
+	if n := runtime.GOMAXPROCS(0); n != full {
+		t.Fatalf("during a load: GOMAXPROCS %d, want %d", n, full)
+	}
+	first()
+	if n := runtime.GOMAXPROCS(0); n != full {
+		t.Fatalf("while a second load runs: GOMAXPROCS %d, want %d", n, full)
+	}
+	second()
+	if n := runtime.GOMAXPROCS(0); n != 1 {
+		t.Fatalf("after the loads: GOMAXPROCS %d, want 1", n)
+	}
+	// A second call keeps the count it had before the first as the full one.
+	ServeOnProcs(1)
+	ServeOnProcs(0)
+	if n := runtime.GOMAXPROCS(0); n != full {
+		t.Errorf("given back: GOMAXPROCS %d, want %d", n, full)
 	}
 }

@@ -97,6 +97,12 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
 	}
+	// Between loads a session waits far more than it computes: one
+	// processor, and the full count for a load (hooks.ServeOnProcs,
+	// docs/performance.md). GOMAXPROCS in the environment wins.
+	if os.Getenv("GOMAXPROCS") == "" {
+		hooks.ServeOnProcs(1)
+	}
 	// A hookd that was killed could not remove its session's spill folder.
 	if n, err := spill.RemoveStale(); err != nil {
 		logger.Warn("removing stale spill folders", "err", err)
