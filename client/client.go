@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/hookd/hookd/internal/rawio"
 )
 
 // Notification is a message hookd sent without an id (window/logMessage, ...).
@@ -56,16 +58,37 @@ func Start(ctx context.Context, path string, stderr io.Writer, args ...string) (
 		stderr = io.Discard
 	}
 	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
+	// The pipes are made here rather than by StdinPipe and StdoutPipe so
+	// that this side keeps the *os.File ends, which the poller waits on and
+	// rawio reads and writes without waking the runtime's monitor thread
+	// per message (docs/performance.md).
+	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	outR, outW, err := os.Pipe()
 	if err != nil {
+		inR.Close()
+		inW.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	// The child has its own copies of these ends now (or never will).
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
 		return nil, fmt.Errorf("start hookd: %w", err)
+	}
+	var stdin io.WriteCloser = inW
+	var stdout io.ReadCloser = outR
+	if f := rawio.Of(inW); f != nil {
+		stdin = f
+	}
+	if f := rawio.Of(outR); f != nil {
+		stdout = f
 	}
 	c := &Client{cmd: cmd, Notifications: make(chan Notification, 1024)}
 	stream := jsonrpc2.NewBufferedStream(pipe{stdout, stdin}, jsonrpc2.VSCodeObjectCodec{})
@@ -86,15 +109,14 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	if err != nil {
 		return err
 	}
-	done := make(chan error, 1)
-	go func() { done <- w.Wait(context.Background(), result) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
+	// Waited for here, with no goroutine per call: a cancelled ctx only
+	// sends the cancel, and the answer is still awaited.
+	stop := context.AfterFunc(ctx, func() {
 		_ = c.conn.Notify(context.Background(), "$/cancelRequest", map[string]any{"id": id})
-		return <-done
-	}
+	})
+	err = w.Wait(context.Background(), result)
+	stop()
+	return err
 }
 
 // Notify sends a notification.

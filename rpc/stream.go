@@ -21,6 +21,8 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/hookd/hookd/internal/rawio"
 )
 
 // Framing is how JSON-RPC messages are delimited on the byte stream.
@@ -227,6 +229,12 @@ func (s *Stream) answerCall(body []byte) bool {
 // NewStream returns a Stream that reads messages from r and writes them to w.
 // Close closes closer (typically stdin and stdout) when it is not nil.
 func NewStream(r io.Reader, w io.Writer, closer io.Closer, opts StreamOptions) *Stream {
+	if f := rawio.Of(r); f != nil {
+		r = f
+	}
+	if f := rawio.Of(w); f != nil {
+		w = f
+	}
 	src := &pushback{r: r}
 	s := &Stream{
 		src:    src,
