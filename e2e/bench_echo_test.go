@@ -1,8 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -62,7 +66,7 @@ func BenchmarkEcho_NoMatchRoundTrip(b *testing.B) {
 	b.Cleanup(c.Kill)
 	ctx := context.Background()
 	input := map[string]any{"tool_name": "Read", "tool_input": map[string]any{"path": "x"}}
-	cpu0 := procCPU(c.Pid())
+	cpu0, own0 := procCPU(c.Pid()), procCPU(os.Getpid())
 	for b.Loop() {
 		res, err := c.Run(ctx, "PreToolUse", input)
 		if err != nil {
@@ -73,4 +77,71 @@ func BenchmarkEcho_NoMatchRoundTrip(b *testing.B) {
 		}
 	}
 	reportHookdCPU(b, c.Pid(), cpu0)
+	reportClientCPU(b, own0)
+}
+
+// copyEnv makes this test binary a process that writes back every byte it
+// reads, unframed: the baseline of BenchmarkPipe_RoundTrip.
+const copyEnv = "HOOKD_E2E_COPY_SERVER"
+
+// runCopyServer copies stdin to stdout as it arrives, until stdin closes.
+func runCopyServer() int {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if n > 0 {
+			if _, werr := os.Stdout.Write(buf[:n]); werr != nil {
+				return 1
+			}
+		}
+		if err != nil {
+			return 0
+		}
+	}
+}
+
+// BenchmarkPipe_RoundTrip is the floor under both round-trip rows: the
+// bytes of the same hooks/run request (as the client frames it) written to
+// a Go process that writes them back, and read again, one at a time, over
+// OS pipes, with no JSON-RPC on either side. What it costs is two processes
+// waking each other up twice.
+func BenchmarkPipe_RoundTrip(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), copyEnv+"=1")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		in.Close()
+		_ = cmd.Wait()
+	})
+	body := `{"id":1,"jsonrpc":"2.0","method":"hooks/run","params":{"event":"PreToolUse","input":{"tool_input":{"path":"x"},"tool_name":"Read"}}}`
+	msg := []byte(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body))
+	got := make([]byte, len(msg))
+	cpu0, own0 := procCPU(cmd.Process.Pid), procCPU(os.Getpid())
+	for b.Loop() {
+		if _, err := in.Write(msg); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(out, got); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got, msg) {
+		b.Fatalf("echoed %q", got)
+	}
+	reportHookdCPU(b, cmd.Process.Pid, cpu0)
+	reportClientCPU(b, own0)
 }

@@ -97,6 +97,14 @@ func benchRuns(b *testing.B, c *client.Client, event string) {
 
 // reportHookdCPU reports the CPU time hookd itself used per operation since
 // cpu0 (its own utime and stime: the hooks it waited for are not in them).
+// reportClientCPU reports this process's CPU per operation since cpu0 (its
+// procCPU), as client-cpu-us/op: the host's side of a round trip.
+func reportClientCPU(b *testing.B, cpu0 time.Duration) {
+	if cpu := procCPU(os.Getpid()); cpu0 >= 0 && cpu >= 0 {
+		b.ReportMetric(float64((cpu-cpu0).Microseconds())/float64(b.N), "client-cpu-us/op")
+	}
+}
+
 func reportHookdCPU(b *testing.B, pid int, cpu0 time.Duration) {
 	if cpu0 < 0 {
 		return
@@ -301,7 +309,7 @@ func BenchmarkHooksRun_NoMatchRoundTrip(b *testing.B) {
 	c := benchServe(b, nil, trueStop, nil)
 	ctx := context.Background()
 	input := map[string]any{"tool_name": "Read", "tool_input": map[string]any{"path": "x"}}
-	cpu0 := procCPU(c.Pid())
+	cpu0, own0 := procCPU(c.Pid()), procCPU(os.Getpid())
 	for b.Loop() {
 		res, err := c.Run(ctx, "PreToolUse", input)
 		if err != nil {
@@ -312,4 +320,5 @@ func BenchmarkHooksRun_NoMatchRoundTrip(b *testing.B) {
 		}
 	}
 	reportHookdCPU(b, c.Pid(), cpu0)
+	reportClientCPU(b, own0)
 }

@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(echoEnv) != "" {
 		os.Exit(runEchoServer())
 	}
+	if os.Getenv(copyEnv) != "" {
+		os.Exit(runCopyServer())
+	}
 	os.Exit(runTests(m))
 }
 
