@@ -19,8 +19,10 @@
 //     its helpers: like Codex, a clean exit never kills the group, so hooks may
 //     start detached daemons that redirect their output.
 //
-// The process plumbing is os/exec's own: Cmd.Cancel sends the hard kill and
-// Cmd.WaitDelay bounds the wait for pipes, so there is no polling anywhere.
+// os/exec starts and reaps the process; Run makes the pipes itself (the
+// child's ends never touch the poller), reads the output on two goroutines
+// of its own and bounds the wait for it by IOGrace after the exit, so there
+// is no polling anywhere.
 package proc
 
 import (
@@ -215,15 +217,15 @@ func Run(ctx context.Context, c Command) (res Result) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
-	cmd.WaitDelay = ioGrace
 	configure(cmd, argv)
 
 	// The Cmd has no context: the caller's ends the hook politely first
 	// (the watcher below), and hardKill SIGKILLs its group, at most once and
-	// never once Wait has returned. WaitDelay then bounds the wait for the
-	// pipes from the shell's exit, which follows the SIGKILL at once. (A
-	// context on the Cmd would cost a goroutine per hook to watch it.) Both
-	// writers of killed (the watcher, the stdin writer) run after Start.
+	// never once the hook has finished (exited and let go of its output).
+	// IOGrace then bounds the wait for the pipes from the shell's exit,
+	// which follows the SIGKILL at once. (A context on the Cmd would cost a
+	// goroutine per hook to watch it.) Both writers of killed (the watcher,
+	// the stdin writer) run after Start.
 	var killMu sync.Mutex
 	var killed, waited bool
 	hardKill := func() {
@@ -242,17 +244,19 @@ func Run(ctx context.Context, c Command) (res Result) {
 	sink := &overflowSink{fn: c.Overflow}
 	stdout := &capture{stream: "stdout", max: maxOut, sink: sink}
 	stderr := &capture{stream: "stderr", max: maxOut, sink: sink}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
 
-	var stdin io.WriteCloser
-	if len(c.Stdin) > 0 {
-		w, err := cmd.StdinPipe()
-		if err != nil {
-			res.Err = fmt.Errorf("hook stdin: %w", err)
-			return res
-		}
-		stdin = w
+	// The pipes are made here, not by os/exec: the child's ends are plain
+	// blocking descriptors that are never registered with the poller (os.Pipe
+	// registers both ends and the start then puts the child's back to
+	// blocking, a dozen system calls per pipe), and hookd's ends are read
+	// and written by Run's own goroutines (pipes.go).
+	var p pipes
+	defer p.closeAll()
+	if err := p.make(len(c.Stdin) > 0); err != nil {
+		res.Err = startError(fmt.Errorf("hook pipes: %w", err))
+		return res
 	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.childIn, p.childOut, p.childErr
 
 	runCtx, stopTimeout := ctx, context.CancelFunc(func() {})
 	if c.Timeout > 0 {
@@ -264,18 +268,42 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// ends (watchdog_unix.go, the Job Object on Windows). The watchdog is
 	// ready before the hook starts, so registering it is one pipe write.
 	prepareGuard()
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	p.closeChildEnds()
+	if err != nil {
 		res.Err = startError(err)
 		return res
 	}
 	defer guard(cmd)()
 
+	// The payload is written once the hook is guarded, so a hook that has
+	// read it is. As much as the pipe takes at once is written here (a
+	// hook's payload usually fits), so most hooks need no writer.
+	rest := c.Stdin
+	if p.in != nil {
+		rest = writeSome(p.in, c.Stdin)
+		if len(rest) == 0 {
+			p.in.Close()
+		}
+	}
+
+	read := make(chan struct{}, 2)
+	for _, s := range []struct {
+		c *capture
+		f *os.File
+	}{{stdout, p.out}, {stderr, p.err}} {
+		go func() {
+			_, _ = s.c.ReadFrom(s.f)
+			read <- struct{}{}
+		}()
+	}
+
 	stdinErr := make(chan error, 1)
-	if stdin == nil {
+	if p.in == nil || len(rest) == 0 {
 		stdinErr <- nil
 	} else {
 		go func() {
-			err := writeStdin(stdin, c.Stdin)
+			err := writeStdin(p.in, rest)
 			if err != nil {
 				// Like Codex: a hook that got a truncated payload for any
 				// reason other than not wanting it must not act on it.
@@ -326,6 +354,26 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// wait4 per hook (wait_linux.go); Wait then reaps at once.
 	awaitExit(cmd.Process)
 	waitErr := cmd.Wait()
+	// The output is read until every process that holds the pipes lets go
+	// of them, or for IOGrace after the exit; then hookd's ends are closed,
+	// which ends the reads (capture.cut). The hook is finished only then:
+	// its timeout still applies until it is.
+	grace := time.NewTimer(ioGrace)
+	for range 2 {
+		select {
+		case <-read:
+		case <-grace.C:
+			p.out.Close()
+			p.err.Close()
+			<-read
+		}
+	}
+	grace.Stop()
+	// A payload still being written has no reader left that matters.
+	if p.in != nil {
+		p.in.Close()
+	}
+	inErr := <-stdinErr
 	killMu.Lock()
 	waited = true
 	hardKilled := killed
@@ -336,7 +384,6 @@ func Run(ctx context.Context, c Command) (res Result) {
 		close(watchDone)
 	}
 	<-watchDone
-	inErr := <-stdinErr // Wait closed the pipe, so the writer is unblocked.
 
 	// held: some process still had the hook's stdout or stderr open when
 	// IOGrace ran out, and Wait closed our ends. Those processes are the
@@ -346,7 +393,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// every "cmd &" hook into a failure. A helper that redirected its output
 	// is not holding the pipes and so triggers nothing here; it only dies if a
 	// sibling in the same group was holding them.
-	held := stdout.cut || stderr.cut || errors.Is(waitErr, exec.ErrWaitDelay)
+	held := stdout.cut || stderr.cut
 	signalled := fired || hardKilled
 	if held || signalled {
 		// After a timeout or cancellation the shell may be gone while group
@@ -394,7 +441,7 @@ func startError(err error) error {
 func waitFailed(err error, signalled bool) error {
 	var exitErr *exec.ExitError
 	switch {
-	case err == nil, errors.As(err, &exitErr), errors.Is(err, exec.ErrWaitDelay):
+	case err == nil, errors.As(err, &exitErr):
 		return nil
 	case signalled && errors.Is(err, context.Canceled):
 		return nil
@@ -418,7 +465,7 @@ func writeStdin(w io.WriteCloser, p []byte) error {
 
 // overflowSink serialises calls to Command.Overflow from the two stream
 // readers, so a caller can spill both streams to one file without locking,
-// and contains a panicking callback: it runs on os/exec's copying goroutine,
+// and contains a panicking callback: it runs on a stream's reading goroutine,
 // where a panic could not be recovered by Run and would take down the host.
 type overflowSink struct {
 	fn  func(stream string, p []byte)
@@ -445,18 +492,16 @@ func (s *overflowSink) send(stream string, p []byte) {
 
 // capture keeps the first max bytes of one stream and drains the rest.
 //
-// It implements io.ReaderFrom so that os/exec's copying goroutine hands it the
-// pipe itself (io.Copy prefers ReaderFrom once *os.File's WriteTo declines):
-// reads then land directly in the kept buffer, and capture can tell EOF from
-// the pipe being closed under it when IOGrace expires. That distinction
-// cannot be read from Wait's error, which reports an exit status first.
+// Its ReadFrom reads the pipe itself, on the stream's goroutine: reads land
+// directly in the kept buffer, and capture can tell EOF from the pipe being
+// closed under it when IOGrace expires.
 type capture struct {
 	stream  string
 	max     int
 	buf     []byte
 	dropped int64
 	sink    *overflowSink
-	cut     bool // the read ended by an error (pipe closed by WaitDelay), not EOF
+	cut     bool // the read ended by an error (pipe closed after IOGrace), not EOF
 }
 
 // ReadFrom drains r until EOF or error. Past max it keeps reading into a
@@ -492,22 +537,6 @@ func (c *capture) ReadFrom(r io.Reader) (int64, error) {
 			return total, err
 		}
 	}
-}
-
-// Write is the fallback should os/exec ever copy without ReadFrom; it keeps
-// the same bounds but cannot see EOF, so Run then relies on ErrWaitDelay.
-func (c *capture) Write(p []byte) (int, error) {
-	n := len(p)
-	if room := c.max - len(c.buf); room > 0 {
-		k := min(room, len(p))
-		c.reserve(k)
-		c.buf = append(c.buf, p[:k]...)
-		p = p[k:]
-	}
-	if len(p) > 0 {
-		c.drop(p)
-	}
-	return n, nil
 }
 
 // reserve makes room for n more kept bytes, growing geometrically up to

@@ -1,0 +1,54 @@
+package proc
+
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// childPipe returns a pipe as hookd's end, which the poller waits on, and
+// the child's end, a plain blocking descriptor: hookd reads when
+// parentReads, else it writes. Both are close-on-exec; the start of the
+// hook gives the child its copy.
+func childPipe(parentReads bool) (r, w *os.File, err error) {
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	parent := fds[1]
+	if parentReads {
+		parent = fds[0]
+	}
+	if err := syscall.SetNonblock(parent, true); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
+		return nil, nil, os.NewSyscallError("fcntl", err)
+	}
+	// os.NewFile registers a non-blocking descriptor with the poller and
+	// leaves a blocking one as it is.
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
+// writeSome writes as much of p to f as f takes without waiting and
+// returns the rest.
+func writeSome(f *os.File, p []byte) []byte {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return p
+	}
+	_ = rc.Write(func(fd uintptr) bool {
+		for len(p) > 0 {
+			n, err := syscall.Write(int(fd), p)
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil || n <= 0 {
+				return true
+			}
+			p = p[n:]
+		}
+		return true
+	})
+	return p
+}
