@@ -256,7 +256,12 @@ func Run(ctx context.Context, c Command) (res Result) {
 		res.Err = startError(fmt.Errorf("hook pipes: %w", err))
 		return res
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.childIn, p.childOut, p.childErr
+	cmd.Stdout, cmd.Stderr = p.childOut, p.childErr
+	if p.childIn != nil {
+		// Else os/exec gives the hook the null device. (A nil *os.File in
+		// the interface would give it a closed stdin.)
+		cmd.Stdin = p.childIn
+	}
 
 	runCtx, stopTimeout := ctx, context.CancelFunc(func() {})
 	if c.Timeout > 0 {
