@@ -21,8 +21,10 @@ import (
 
 // loginShellFixture is a $SHELL for the mind profile (hooks in $SHELL -lc)
 // whose resolution of the login environment the test holds: a login run
-// (-lc) made while the file hold exists says so on the FIFO resolving, then
-// waits for a line on the FIFO release. Each resolution exports its number
+// (-lc) made while the file hold exists opens the FIFO release (read and
+// write, so that it is release's reader from then on and say never finds
+// it missing while the shell waits), says so on the FIFO resolving, then
+// waits for a line on release. Each resolution exports its number
 // (HOOKD_TEST_GEN: 1, then 2 for the held one).
 type loginShellFixture struct {
 	dir, shell, resolving, release, gate string
@@ -45,8 +47,10 @@ if [ "$1" = "-lc" ]; then
 	if [ -e %[1]s ]; then
 		rm -f %[1]s
 		export HOOKD_TEST_GEN=2
+		exec 3<> %[3]s
 		echo resolving > %[2]s
-		read _ < %[3]s
+		read _ <&3
+		exec 3<&-
 	fi
 fi
 exec /bin/sh "$@"
