@@ -29,26 +29,3 @@ func childPipe(parentReads bool) (r, w *os.File, err error) {
 	// leaves a blocking one as it is.
 	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }
-
-// writeSome writes as much of p to f as f takes without waiting and
-// returns the rest.
-func writeSome(f *os.File, p []byte) []byte {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return p
-	}
-	_ = rc.Write(func(fd uintptr) bool {
-		for len(p) > 0 {
-			n, err := syscall.Write(int(fd), p)
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil || n <= 0 {
-				return true
-			}
-			p = p[n:]
-		}
-		return true
-	})
-	return p
-}

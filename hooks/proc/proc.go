@@ -37,6 +37,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hookd/hookd/internal/rawio"
 )
 
 var procLog atomic.Pointer[slog.Logger]
@@ -271,7 +273,8 @@ func Run(ctx context.Context, c Command) (res Result) {
 
 	// Until Run returns, the hook's group dies with hookd, however hookd
 	// ends (watchdog_unix.go, the Job Object on Windows). The watchdog is
-	// ready before the hook starts, so registering it is one pipe write.
+	// ready before the hook starts, so registering it is a store into the
+	// table it shares.
 	prepareGuard()
 	err := cmd.Start()
 	p.closeChildEnds()
@@ -286,7 +289,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// hook's payload usually fits), so most hooks need no writer.
 	rest := c.Stdin
 	if p.in != nil {
-		rest = writeSome(p.in, c.Stdin)
+		rest = rawio.TryWrite(p.in, c.Stdin)
 		if len(rest) == 0 {
 			p.in.Close()
 		}
@@ -391,7 +394,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 	<-watchDone
 
 	// held: some process still had the hook's stdout or stderr open when
-	// IOGrace ran out, and Wait closed our ends. Those processes are the
+	// IOGrace ran out, and Run closed its ends. Those processes are the
 	// hook's background children writing to output nobody will read, so the
 	// group is killed. This is deliberately not an error (the hook itself
 	// exited, and its code and captured output stand); reporting it would turn

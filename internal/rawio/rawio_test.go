@@ -91,3 +91,30 @@ func TestOf_OnlyPollableFiles(t *testing.T) {
 		t.Error("a buffer was wrapped")
 	}
 }
+
+// TryWrite writes what the pipe takes without waiting and returns the rest;
+// a file the poller does not wait on gets nothing ahead.
+func TestTryWrite_WritesWhatFitsAndReturnsTheRest(t *testing.T) {
+	r, w := pipe(t)
+	small := []byte(`{"session_id":"s"}`)
+	if rest := TryWrite(w.File, small); len(rest) != 0 {
+		t.Fatalf("a small payload left %d bytes", len(rest))
+	}
+	got := make([]byte, len(small))
+	if _, err := io.ReadFull(r, got); err != nil || !bytes.Equal(got, small) {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	big := make([]byte, 4<<20) // more than any pipe holds
+	rest := TryWrite(w.File, big)
+	if len(rest) == 0 || len(rest) == len(big) {
+		t.Fatalf("a payload larger than the pipe left %d of %d bytes", len(rest), len(big))
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if rest := TryWrite(f, small); len(rest) != len(small) {
+		t.Errorf("a regular file took %d bytes ahead", len(small)-len(rest))
+	}
+}

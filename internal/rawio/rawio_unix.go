@@ -42,28 +42,35 @@ func Of(x any) *File {
 	return &File{File: f, rc: rc}
 }
 
+// call is one read(2) or write(2) (trap) of p on fd, made again when a
+// signal interrupted it.
+func call(trap, fd uintptr, p []byte) (int, syscall.Errno) {
+	for {
+		n, _, e := syscall.RawSyscall(trap, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e != syscall.EINTR {
+			return int(n), e
+		}
+	}
+}
+
 func (r *File) Read(p []byte) (n int, err error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
 	werr := r.rc.Read(func(fd uintptr) bool {
-		for {
-			m, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case 0:
-				n = int(m)
-				if n == 0 {
-					err = io.EOF
-				}
-				return true
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false
-			default:
-				err = &os.PathError{Op: "read", Path: r.Name(), Err: e}
-				return true
+		m, e := call(syscall.SYS_READ, fd, p)
+		switch e {
+		case 0:
+			n = m
+			if n == 0 {
+				err = io.EOF
 			}
+		case syscall.EAGAIN:
+			return false
+		default:
+			err = &os.PathError{Op: "read", Path: r.Name(), Err: e}
 		}
+		return true
 	})
 	if err == nil && werr != nil {
 		err = werr
@@ -73,23 +80,45 @@ func (r *File) Read(p []byte) (n int, err error) {
 
 func (r *File) Write(p []byte) (n int, err error) {
 	werr := r.rc.Write(func(fd uintptr) bool {
-		for n < len(p) {
-			m, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
-			switch e {
-			case 0:
-				n += int(m)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false
-			default:
-				err = &os.PathError{Op: "write", Path: r.Name(), Err: e}
-				return true
-			}
-		}
-		return true
+		var full bool
+		n, full, err = r.writeFrom(fd, p, n)
+		return !full // a full pipe: wait in the poller, then go on from n
 	})
 	if err == nil && werr != nil {
 		err = werr
 	}
 	return n, err
+}
+
+// writeFrom writes p[n:] to fd until it is all written, the pipe is full
+// for now, or the write fails, and returns how much of p is written.
+func (r *File) writeFrom(fd uintptr, p []byte, n int) (int, bool, error) {
+	for n < len(p) {
+		m, e := call(syscall.SYS_WRITE, fd, p[n:])
+		switch e {
+		case 0:
+			n += m
+		case syscall.EAGAIN:
+			return n, true, nil
+		default:
+			return n, false, &os.PathError{Op: "write", Path: r.Name(), Err: e}
+		}
+	}
+	return n, false, nil
+}
+
+// TryWrite writes as much of p to f as f takes without waiting, and returns
+// the rest (all of p when f is not a file the poller waits on). A write that
+// fails leaves the rest to a later Write, which reports why.
+func TryWrite(f *os.File, p []byte) []byte {
+	r := Of(f)
+	if r == nil {
+		return p
+	}
+	n := 0
+	_ = r.rc.Write(func(fd uintptr) bool {
+		n, _, _ = r.writeFrom(fd, p, 0)
+		return true
+	})
+	return p[n:]
 }
