@@ -33,8 +33,9 @@ import (
 const loadHeadroom = 64 << 20
 
 var gcPaused struct {
-	mu      sync.Mutex
-	loads   int
+	mu    sync.Mutex
+	loads int
+	// percent and limit are what the last load to end puts back.
 	percent int
 	limit   int64
 	// serving is the processor count between loads (0: left alone), full
@@ -60,6 +61,19 @@ func ServeOnProcs(n int) {
 	} else {
 		runtime.GOMAXPROCS(gcPaused.full)
 	}
+}
+
+// ServeGCPercent sets the collector's percent (GOGC) the process runs with
+// between loads: at once when no load is running, else when the last one
+// ends (it is what that load puts back).
+func ServeGCPercent(percent int) {
+	gcPaused.mu.Lock()
+	defer gcPaused.mu.Unlock()
+	if gcPaused.loads > 0 {
+		gcPaused.percent = percent
+		return
+	}
+	debug.SetGCPercent(percent)
 }
 
 // PauseGC pauses the collector for a load; call the function it returns

@@ -97,3 +97,43 @@ func TestServeOnProcs_OneBetweenLoadsEveryProcessorDuringOne(t *testing.T) {
 		t.Errorf("given back: GOMAXPROCS %d, want %d", n, full)
 	}
 }
+
+// A server's start is paused like a load: the settings it asks for between
+// loads wait for the start to end, then apply.
+func TestServeGCPercent_WaitsForTheStartToEnd(t *testing.T) {
+	full := runtime.GOMAXPROCS(0)
+	if full < 2 {
+		runtime.GOMAXPROCS(2)
+		full = 2
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer debug.SetGCPercent(debug.SetGCPercent(90))
+	defer ServeOnProcs(0)
+
+	start := PauseGC()
+	ServeGCPercent(50)
+	ServeOnProcs(1)
+	if p, _ := gcSettings(); p != -1 {
+		t.Fatalf("starting: GC percent %d, want -1 (paused)", p)
+	}
+	if n := runtime.GOMAXPROCS(0); n != full {
+		t.Fatalf("starting: GOMAXPROCS %d, want %d", n, full)
+	}
+	load := PauseGC() // the first load, inside the start
+	load()
+	if p, _ := gcSettings(); p != -1 {
+		t.Fatalf("the load ended inside the start: GC percent %d, want -1", p)
+	}
+	start()
+	if p, _ := gcSettings(); p != 50 {
+		t.Errorf("started: GC percent %d, want 50", p)
+	}
+	if n := runtime.GOMAXPROCS(0); n != 1 {
+		t.Errorf("started: GOMAXPROCS %d, want 1", n)
+	}
+	// With no load running it applies at once.
+	ServeGCPercent(80)
+	if p, _ := gcSettings(); p != 80 {
+		t.Errorf("GC percent %d, want 80", p)
+	}
+}

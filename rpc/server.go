@@ -67,6 +67,11 @@ type Options struct {
 	// LoginEnvCache is the default of initialize's config.loginEnvCache
 	// (hookd serve --login-env-cache).
 	LoginEnvCache bool
+	// Started is called once, after the session's first reply is written
+	// (initialize's, normally) or when Serve returns without one: hookd
+	// serve runs its start as one burst of work, as a load runs
+	// (hooks.PauseGC), and this ends it. May be nil.
+	Started func()
 
 	// load replaces the engine's first load (initialize) in tests: one
 	// that takes as long as the test wants.
@@ -155,9 +160,10 @@ const (
 
 // Server is one hookd session over a JSON-RPC connection.
 type Server struct {
-	opts   Options
-	log    *slog.Logger
-	stream *Stream
+	opts    Options
+	log     *slog.Logger
+	stream  *Stream
+	started sync.Once
 
 	// base is the parent of every request context; cancelling it kills every
 	// running handler (exit, parent death).
@@ -286,6 +292,7 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	<-s.done
 	s.stream.Abandon()
 	conn.Close()
+	s.start()
 	return s.exitCode
 }
 
@@ -670,6 +677,14 @@ func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, e
 	// it, and this line is all that says what became of the request.
 	if rerr != nil {
 		s.log.Error("reply lost: cannot write it", "method", req.Method, "id", idString(req.ID), "err", rerr)
+	}
+	s.start()
+}
+
+// start ends the session's start (Options.Started), once.
+func (s *Server) start() {
+	if s.opts.Started != nil {
+		s.started.Do(s.opts.Started)
 	}
 }
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,12 +89,18 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 	if err != nil {
 		return usageError{err}
 	}
+	// The start, up to the first reply (initialize's, with the first
+	// load), is one burst of work like a load: the collector waits and
+	// every processor runs it (hooks.PauseGC); the settings below apply
+	// once it is over (rpc.Options.Started, docs/performance.md).
+	started := hooks.PauseGC()
+	defer started()
 	// A large request is garbage soon after its hooks have read it; with
 	// the default GOGC of 100 the heap could grow to twice what is live
 	// before it is collected. 50 keeps the peak near twice the bytes in
 	// flight (docs/failure-modes.md). GOGC in the environment wins.
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
+		hooks.ServeGCPercent(50)
 	}
 	// Between loads a session waits far more than it computes: one
 	// processor, and the full count for a load (hooks.ServeOnProcs,
@@ -133,6 +138,7 @@ func serve(cmd *cobra.Command, so *serveOpts, cio *cmdIO) error {
 		Version:          hookdVersion(),
 		Logger:           logger,
 		Record:           so.record,
+		Started:          started,
 	})
 	rpc.RestoreBlocking()
 	if code != 0 {
