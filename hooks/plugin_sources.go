@@ -119,6 +119,7 @@ func (d *DiscoveryRun) AddPlugins(p *Profile, pls []*plugins.Plugin, skip func(*
 // parsePlugin parses one plugin's hooks sources, in order.
 func parsePlugin(p *Profile, pl *plugins.Plugin) (all []*Hook, allWarns []Warning) {
 	env := pl.Env()
+	ph := plugins.Placeholders(env)
 	for _, s := range pl.Sources {
 		src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
 		if !pl.InstallCache {
@@ -134,7 +135,7 @@ func parsePlugin(p *Profile, pl *plugins.Plugin) (all []*Hook, allWarns []Warnin
 		kept := hooks[:0]
 		for _, h := range hooks {
 			h.Env = env
-			if err := pasteProblem(h); err != nil {
+			if err := pasteProblem(h, ph); err != nil {
 				warns = append(warns, Warning{Source: s.Path, Message: fmt.Sprintf("skipping hook %s of plugin %s: %v", h.Key, pl.ID(), err)})
 				continue
 			}
@@ -157,14 +158,14 @@ func parsePlugin(p *Profile, pl *plugins.Plugin) (all []*Hook, allWarns []Warnin
 // variables pasted in: a value holds a character its shell treats specially
 // (plugins.CheckExpand). The hook is then not loaded at all, rather than run
 // with the value quoted in a way its author did not write.
-func pasteProblem(h *Hook) error {
+func pasteProblem(h *Hook, ph []plugins.Placeholder) error {
 	if h.Handler.Type != TypeCommand {
 		return nil
 	}
-	if err := plugins.CheckExpand(h.Handler.Command, h.Env); err != nil {
+	if err := plugins.CheckExpandWith(h.Handler.Command, ph); err != nil {
 		return err
 	}
-	return plugins.CheckExpand(h.Handler.CommandWindows, h.Env)
+	return plugins.CheckExpandWith(h.Handler.CommandWindows, ph)
 }
 
 // pluginScript makes a plugin hook's command ready to run: the brace forms of

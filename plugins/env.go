@@ -105,10 +105,20 @@ func Expand(command string, env map[string]string) (string, error) {
 // trusted was taken before the folder was pasted in, so a value Paste would
 // refuse keeps the hook from loading at all.
 func CheckExpand(command string, env map[string]string) error {
+	return CheckExpandWith(command, Placeholders(env))
+}
+
+// Placeholders are the brace forms of the plugin variables env holds, with
+// their values: what Expand and CheckExpand paste.
+func Placeholders(env map[string]string) []Placeholder { return pluginPlaceholders(env) }
+
+// CheckExpandWith is CheckExpand with the placeholders already made
+// (Placeholders), for the many hooks of one plugin.
+func CheckExpandWith(command string, ph []Placeholder) error {
 	if !strings.Contains(command, "${") {
 		return nil
 	}
-	return CheckPaste(command, pluginPlaceholders(env))
+	return CheckPaste(command, ph)
 }
 
 // shellSpecial is true for a character that is not safe to paste unquoted into
