@@ -409,8 +409,14 @@ type rawHookd struct {
 
 func startRaw(t *testing.T, args ...string) *rawHookd {
 	t.Helper()
-	cmd := exec.Command(hookdPath(t), append([]string{"serve"}, args...)...)
-	cmd.Stderr = testWriter{t}
+	return startRawBin(t, hookdPath(t), testWriter{t}, args...)
+}
+
+// startRawBin is startRaw of the binary bin, hookd's stderr going to stderr.
+func startRawBin(t testing.TB, bin string, stderr io.Writer, args ...string) *rawHookd {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -431,7 +437,7 @@ func lspFrame(body string) string {
 }
 
 // readLSP reads one LSP frame's body.
-func (r *rawHookd) readLSP(t *testing.T) string {
+func (r *rawHookd) readLSP(t testing.TB) string {
 	t.Helper()
 	n := -1
 	for {
@@ -458,7 +464,7 @@ func (r *rawHookd) readLSP(t *testing.T) string {
 }
 
 // nextResponse reads frames, skipping notifications, until a response.
-func (r *rawHookd) nextResponse(t *testing.T, read func(*testing.T) string) string {
+func (r *rawHookd) nextResponse(t testing.TB, read func(testing.TB) string) string {
 	t.Helper()
 	for {
 		msg := read(t)
@@ -468,7 +474,7 @@ func (r *rawHookd) nextResponse(t *testing.T, read func(*testing.T) string) stri
 	}
 }
 
-func (r *rawHookd) readLine(t *testing.T) string {
+func (r *rawHookd) readLine(t testing.TB) string {
 	t.Helper()
 	line, err := r.out.ReadString('\n')
 	if err != nil {
