@@ -2,7 +2,6 @@ package client
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,12 +11,10 @@ import (
 )
 
 // lspCodec is the library's LSP framing (jsonrpc2.VSCodeObjectCodec) with
-// two passes of encoding/json fewer per message, which a host pays on every
-// round trip: a message the library built encodes itself (MarshalJSON:
+// a pass of encoding/json fewer per message written, which a host pays on
+// every request: a message the library built encodes itself (MarshalJSON;
 // json.Marshal would scan the already compact output again to compact it),
-// and a message read is handed to the library's decoder as one body
-// (json.Decoder first scans the body for its end, then the library's
-// UnmarshalJSON decodes it). Header and body go out in one write.
+// and header and body go out in one write.
 type lspCodec struct{}
 
 func (lspCodec) WriteObject(w io.Writer, obj any) error {
@@ -68,10 +65,6 @@ func (lspCodec) ReadObject(r *bufio.Reader, v any) error {
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r, body); err != nil {
 		return err
-	}
-	if u, ok := v.(json.Unmarshaler); ok {
-		// The library's decoder checks the JSON as it decodes it.
-		return u.UnmarshalJSON(bytes.TrimSpace(body))
 	}
 	return json.Unmarshal(body, v)
 }
