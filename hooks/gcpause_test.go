@@ -65,14 +65,22 @@ func TestLoadChecked_APanicInDiscoveryResumesTheCollector(t *testing.T) {
 	}
 }
 
+// twoOrMoreProcs gives the test at least two processors (all it has when it
+// has more) and returns the count; at the end ServeOnProcs gives the full
+// count back and the count the test started with is restored.
+func twoOrMoreProcs(t *testing.T) int {
+	orig := runtime.GOMAXPROCS(0)
+	full := max(orig, 2)
+	runtime.GOMAXPROCS(full)
+	t.Cleanup(func() {
+		ServeOnProcs(0)
+		runtime.GOMAXPROCS(orig)
+	})
+	return full
+}
+
 func TestServeOnProcs_OneBetweenLoadsEveryProcessorDuringOne(t *testing.T) {
-	full := runtime.GOMAXPROCS(0)
-	if full < 2 {
-		runtime.GOMAXPROCS(2)
-		full = 2
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer ServeOnProcs(0)
+	full := twoOrMoreProcs(t)
 
 	ServeOnProcs(1)
 	if n := runtime.GOMAXPROCS(0); n != 1 {
@@ -101,14 +109,8 @@ func TestServeOnProcs_OneBetweenLoadsEveryProcessorDuringOne(t *testing.T) {
 // A server's start is paused like a load: the settings it asks for between
 // loads wait for the start to end, then apply.
 func TestServeGCPercent_WaitsForTheStartToEnd(t *testing.T) {
-	full := runtime.GOMAXPROCS(0)
-	if full < 2 {
-		runtime.GOMAXPROCS(2)
-		full = 2
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	full := twoOrMoreProcs(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(90))
-	defer ServeOnProcs(0)
 
 	start := PauseGC()
 	ServeGCPercent(50)
