@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/adrg/xdg"
 
@@ -794,7 +795,16 @@ func (r *cacheReader) raw() []byte {
 	return p
 }
 
-func (r *cacheReader) str() string { return string(r.raw()) }
+// str is a string of the bytes in place: the file's bytes are read into a
+// buffer of their own, never written again, and kept as long as anything
+// taken from them (raw hands out slices of them too).
+func (r *cacheReader) str() string {
+	p := r.raw()
+	if len(p) == 0 {
+		return ""
+	}
+	return unsafe.String(&p[0], len(p))
+}
 
 func (r *cacheReader) flag() bool {
 	switch r.num() {
@@ -837,7 +847,7 @@ func decodeCache(data []byte, settings string) ([]*cacheEntry, bool) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, false
 	}
-	// The entries' bytes stay in data; strings are copied out of it.
+	// The entries' bytes and strings stay in data (str).
 	r := &cacheReader{b: body[len(cacheMagic):]}
 	if r.str() != settings {
 		return nil, false
