@@ -77,8 +77,9 @@ func CheckPaste(command string, ph []Placeholder) error {
 	return nil
 }
 
-// pluginPlaceholders are the brace forms of the plugin variables env holds.
-func pluginPlaceholders(env map[string]string) []Placeholder {
+// Placeholders are the brace forms of the plugin variables env holds, with
+// their values: what Expand and CheckExpand paste.
+func Placeholders(env map[string]string) []Placeholder {
 	var ph []Placeholder
 	for _, name := range []string{EnvRoot, EnvClaudeRoot, EnvData, EnvClaudeData} {
 		if v, ok := env[name]; ok {
@@ -98,7 +99,7 @@ func Expand(command string, env map[string]string) (string, error) {
 	if !strings.Contains(command, "${") {
 		return command, nil
 	}
-	return Paste(command, pluginPlaceholders(env))
+	return Paste(command, Placeholders(env))
 }
 
 // CheckExpand is CheckPaste for the plugin variables: the hash a user
@@ -107,10 +108,6 @@ func Expand(command string, env map[string]string) (string, error) {
 func CheckExpand(command string, env map[string]string) error {
 	return CheckExpandWith(command, Placeholders(env))
 }
-
-// Placeholders are the brace forms of the plugin variables env holds, with
-// their values: what Expand and CheckExpand paste.
-func Placeholders(env map[string]string) []Placeholder { return pluginPlaceholders(env) }
 
 // CheckExpandWith is CheckExpand with the placeholders already made
 // (Placeholders), for the many hooks of one plugin.
