@@ -62,9 +62,14 @@ func (lspCodec) ReadObject(r *bufio.Reader, v any) error {
 	if n == 0 {
 		return fmt.Errorf("jsonrpc2: no Content-Length header found")
 	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
+	// Read as it comes, not into n bytes made at once: a length that lies
+	// costs what arrives, not what it claims.
+	body, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	if err != nil {
 		return err
+	}
+	if uint64(len(body)) < n {
+		return io.ErrUnexpectedEOF
 	}
 	return json.Unmarshal(body, v)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,18 @@ func TestLSPCodec_FramesAsTheLibraryDoes(t *testing.T) {
 	}
 	if err := (lspCodec{}).ReadObject(r, &raw); err != nil || string(raw) != `{"c":3}` {
 		t.Fatalf("third: %s, %v", raw, err)
+	}
+	// A length that claims 4 GB of a body that is not there costs only
+	// what arrives.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := (lspCodec{}).ReadObject(bufio.NewReader(strings.NewReader("Content-Length: 4000000000\r\n\r\n{}")), &raw)
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Error("a body shorter than its length: no error")
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("a lying length made %d bytes", grew)
 	}
 	for _, bad := range []string{
 		"Content-Length: 2\n\n{}",          // bare \n
