@@ -24,9 +24,15 @@ func rawServe(b *testing.B, hooksDoc string) *rawHookd {
 	}
 	r := startRawBin(b, benchBin(b), nil, "--log-level", "error")
 	init := fmt.Sprintf(`{"id":0,"jsonrpc":"2.0","method":"initialize","params":{"session":{"id":"s1","cwd":%q},"config":{"home":%q,"bypassTrust":true}}}`, b.TempDir(), home)
-	io.WriteString(r.stdin, lspFrame(init))
-	r.readLSP(b)
-	io.WriteString(r.stdin, lspFrame(`{"jsonrpc":"2.0","method":"initialized","params":{}}`))
+	if _, err := io.WriteString(r.stdin, lspFrame(init)); err != nil {
+		b.Fatal(err)
+	}
+	if got := r.readLSP(b); !strings.Contains(got, `"serverInfo"`) {
+		b.Fatalf("initialize: %s", got)
+	}
+	if _, err := io.WriteString(r.stdin, lspFrame(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)); err != nil {
+		b.Fatal(err)
+	}
 	return r
 }
 
