@@ -175,6 +175,10 @@ type Stream struct {
 	closeOnce sync.Once
 	closeErr  error
 
+	// libraryCodec makes every message go through the library's own
+	// encoding and decoding (see message.go); tests compare the two.
+	libraryCodec bool
+
 	// calls are hookd's own requests to the host that await an answer, by
 	// id (Expect). Their answers never reach the library, so nothing of a
 	// call outlives the wait for it.
@@ -294,6 +298,11 @@ func (s *Stream) logf(msgType int, format string, args ...any) {
 // of the CPU of a no-match hooks/run). Output with a line break, which
 // NDJSON cannot carry, is still compacted.
 func (s *Stream) WriteObject(obj any) error {
+	if m := s.view(obj); m != nil && m.request == nil && m.response != nil {
+		if data, ok := appendResponse(nil, m.response); ok {
+			return s.writeFrame(restoreID(data))
+		}
+	}
 	var (
 		data []byte
 		err  error
@@ -313,6 +322,15 @@ func (s *Stream) WriteObject(obj any) error {
 		return err
 	}
 	return s.writeFrame(restoreID(data))
+}
+
+// view is viewMessage, unless the stream is set to use the library's codec
+// for everything.
+func (s *Stream) view(v any) *messageView {
+	if s.libraryCodec {
+		return nil
+	}
+	return viewMessage(v)
 }
 
 func isNilPointer(v any) bool {
@@ -594,6 +612,14 @@ func (s *Stream) deliver(body []byte, v any) (bool, error) {
 	}
 	msg := vd.msg
 	if s.opts.DetachParams && vd.kind != kindResponse {
+		if m := s.view(v); m != nil {
+			if req, ok := skeletonRequest(vd.wireID, vd.method); ok {
+				*m = messageView{request: req}
+				raw := vd.params
+				s.params.Store(&raw)
+				return true, nil
+			}
+		}
 		msg = vd.skeleton
 	}
 	err := decodeInto(msg, v)
@@ -1190,9 +1216,12 @@ type verdict struct {
 	reply []byte  // an error reply to write instead of delivering
 	warn  string  // a warning to log
 	// params is the message's params as read (a slice of its body, nil
-	// when absent); skeleton is the request or notification without them.
+	// when absent); skeleton is the request or notification without them,
+	// made of wireID ("" for a notification) and method, both as JSON.
 	params   []byte
 	skeleton []byte
+	wireID   string
+	method   string
 }
 
 type idClass int
@@ -1338,7 +1367,8 @@ func inspect(body []byte) verdict {
 			raw = []byte(params.Raw)
 		}
 	}
-	return verdict{msg: msg, kind: kind, id: echo, params: raw, skeleton: skeleton(wireID, method.Raw)}
+	return verdict{msg: msg, kind: kind, id: echo, params: raw,
+		skeleton: skeleton(wireID, method.Raw), wireID: wireID, method: method.Raw}
 }
 
 // skeleton is a request (or, with id "", a notification) without params.

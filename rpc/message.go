@@ -1,0 +1,192 @@
+package rpc
+
+import (
+	"reflect"
+	"strconv"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tidwall/gjson"
+)
+
+// The library hands its object stream one message type to read into and to
+// write: an unexported struct holding a *Request or a *Response. Filling it
+// with json.Unmarshal and writing it with its MarshalJSON is most of what a
+// no-match hooks/run costs: three nested encoding/json passes and a map per
+// request to read, three to write. For the two commonest shapes, the stream
+// does the same work directly, with a byte-for-byte and field-for-field
+// identical result (docs/performance.md):
+//
+//   - reading a request or notification whose params the stream keeps
+//     (StreamOptions.DetachParams), which the library would decode from
+//     {"jsonrpc":"2.0","id":ID,"method":M} into a Request with only Method,
+//     ID and Notif set;
+//   - writing a response with a result and no error or meta, which the
+//     library would write as {"id":ID,"result":R,"jsonrpc":"2.0"} with R
+//     compacted and HTML-escaped.
+//
+// Everything else goes through the library's own codec. The message type is
+// recognised by its layout, checked field by field against the library's
+// exported types on first sight; a library whose message differs in any way
+// gets its own codec for every message (and TestMessageLayoutRecognised
+// fails, so an upgrade cannot silently lose the fast path).
+
+// messageView is the layout the library's message type must have for the
+// stream to fill or read it directly.
+type messageView struct {
+	request  *jsonrpc2.Request
+	response *jsonrpc2.Response
+}
+
+// knownMessage is the pointer type, once recognised, of the library's
+// message.
+var knownMessage atomic.Pointer[reflect.Type]
+
+// viewMessage returns v as a messageView when v is a non-nil pointer to the
+// library's message type, and nil otherwise.
+func viewMessage(v any) *messageView {
+	t := reflect.TypeOf(v)
+	if t == nil {
+		return nil
+	}
+	if k := knownMessage.Load(); k == nil || *k != t {
+		if !isMessageType(t) {
+			return nil
+		}
+		knownMessage.Store(&t)
+	}
+	p := reflect.ValueOf(v).UnsafePointer()
+	if p == nil {
+		return nil
+	}
+	return (*messageView)(p)
+}
+
+// isMessageType reports whether t is a pointer to a struct of the library's
+// package laid out exactly as messageView.
+func isMessageType(t reflect.Type) bool {
+	if t.Kind() != reflect.Pointer {
+		return false
+	}
+	e := t.Elem()
+	want := reflect.TypeFor[messageView]()
+	if e.Kind() != reflect.Struct || e.PkgPath() != reflect.TypeFor[jsonrpc2.Request]().PkgPath() ||
+		e.NumField() != want.NumField() || e.Size() != want.Size() || e.Align() != want.Align() {
+		return false
+	}
+	for i := range want.NumField() {
+		f, w := e.Field(i), want.Field(i)
+		if f.Name != w.Name || f.Type != w.Type || f.Offset != w.Offset {
+			return false
+		}
+	}
+	return true
+}
+
+// skeletonRequest is the Request the library decodes from
+// skeleton(wireID, method), for the ids and methods whose decoding is a
+// plain copy: an integer in [0, 2^63-1] or a string, and a method, without
+// escapes and in valid UTF-8. ok is false for the others.
+func skeletonRequest(wireID, method string) (req *jsonrpc2.Request, ok bool) {
+	m, ok := plainString(method)
+	if !ok {
+		return nil, false
+	}
+	req = &jsonrpc2.Request{Method: m}
+	switch {
+	case wireID == "":
+		req.Notif = true
+	case wireID[0] == '"':
+		s, ok := plainString(wireID)
+		if !ok {
+			return nil, false
+		}
+		req.ID = jsonrpc2.ID{Str: s, IsString: true}
+	default:
+		n, err := strconv.ParseInt(wireID, 10, 64)
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		req.ID = jsonrpc2.ID{Num: uint64(n)}
+	}
+	return req, true
+}
+
+// plainString returns the value of the JSON string literal lit when it has
+// no escapes and is valid UTF-8, so that its value is its bytes.
+func plainString(lit string) (string, bool) {
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+		return "", false
+	}
+	s := lit[1 : len(lit)-1]
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\\' || c == '"' || c < 0x20 {
+			return "", false
+		}
+	}
+	return s, utf8.ValidString(s)
+}
+
+// appendResponse appends the library's encoding of resp when resp is a
+// result response whose encoding is a plain copy (see canonicalJSON); ok is
+// false otherwise, and dst is returned as it was.
+func appendResponse(dst []byte, resp *jsonrpc2.Response) (out []byte, ok bool) {
+	if resp.Error != nil || resp.Meta != nil || resp.Result == nil || !canonicalJSON(*resp.Result) {
+		return dst, false
+	}
+	out = append(dst, `{"id":`...)
+	if resp.ID.IsString {
+		if !htmlSafeString(resp.ID.Str) {
+			return dst, false
+		}
+		out = append(out, '"')
+		out = append(out, resp.ID.Str...)
+		out = append(out, '"')
+	} else {
+		out = strconv.AppendUint(out, resp.ID.Num, 10)
+	}
+	out = append(out, `,"result":`...)
+	out = append(out, *resp.Result...)
+	return append(out, `,"jsonrpc":"2.0"}`...), true
+}
+
+// canonicalJSON reports whether encoding/json would write the raw value b
+// unchanged: valid, with no space outside strings and nothing its HTML
+// escaping rewrites (<, >, & and U+2028, U+2029).
+func canonicalJSON(b []byte) bool {
+	if len(b) == 0 || !gjson.ValidBytes(b) {
+		return false
+	}
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '<', '>', '&':
+			return false
+		case 0xE2:
+			if i+2 < len(b) && b[i+1] == 0x80 && b[i+2]&^1 == 0xA8 {
+				return false
+			}
+		case '"':
+			in = !in
+		case '\\':
+			i++ // valid JSON: an escape is inside a string
+		case ' ', '\t', '\r', '\n':
+			if !in {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// htmlSafeString reports whether encoding/json writes s as its bytes between
+// quotes: printable ASCII with nothing it escapes.
+func htmlSafeString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
