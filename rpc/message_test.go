@@ -260,13 +260,13 @@ func FuzzMessageCodec(f *testing.F) {
 		if vd.msg != nil && vd.kind != kindResponse {
 			if req, ok := skeletonRequest(vd.wireID, vd.method); ok {
 				lib := newMessage(typ)
-				if err := json.Unmarshal(vd.skeleton, lib); err != nil {
-					t.Fatalf("the library refuses %q, which the fast path read: %v", vd.skeleton, err)
+				if err := json.Unmarshal(skeleton(vd.wireID, vd.method), lib); err != nil {
+					t.Fatalf("the library refuses %q, which the fast path read: %v", skeleton(vd.wireID, vd.method), err)
 				}
 				fast := newMessage(typ)
 				*viewMessage(fast) = messageView{request: req}
 				if !reflect.DeepEqual(fast, lib) {
-					t.Fatalf("%q: fast path %+v, library %+v", vd.skeleton, *req, *viewMessage(lib).request)
+					t.Fatalf("%q: fast path %+v, library %+v", skeleton(vd.wireID, vd.method), *req, *viewMessage(lib).request)
 				}
 			}
 		}

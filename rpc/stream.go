@@ -296,7 +296,8 @@ func (s *Stream) logf(msgType int, format string, args ...any) {
 // MarshalJSON is called directly: json.Marshal would only scan its output
 // again to compact and escape what is already compact and escaped (a tenth
 // of the CPU of a no-match hooks/run). Output with a line break, which
-// NDJSON cannot carry, is still compacted.
+// NDJSON cannot carry, is still compacted. A plain result response is
+// written directly (message.go).
 func (s *Stream) WriteObject(obj any) error {
 	if m := s.view(obj); m != nil && m.request == nil && m.response != nil {
 		if data, ok := appendResponse(nil, m.response); ok {
@@ -610,19 +611,7 @@ func (s *Stream) deliver(body []byte, v any) (bool, error) {
 	if vd.kind == kindResponse && s.answerCall(vd.msg) {
 		return false, nil
 	}
-	msg := vd.msg
-	if s.opts.DetachParams && vd.kind != kindResponse {
-		if m := s.view(v); m != nil {
-			if req, ok := skeletonRequest(vd.wireID, vd.method); ok {
-				*m = messageView{request: req}
-				raw := vd.params
-				s.params.Store(&raw)
-				return true, nil
-			}
-		}
-		msg = vd.skeleton
-	}
-	err := decodeInto(msg, v)
+	err := s.fill(vd, v)
 	if err == nil {
 		raw := vd.params
 		s.params.Store(&raw)
@@ -645,6 +634,21 @@ func (s *Stream) deliver(body []byte, v any) (bool, error) {
 		s.logf(2, "dropped an invalid response: %v", err)
 	}
 	return false, nil
+}
+
+// fill puts the message vd delivers into v: for a request whose params the
+// stream keeps, the skeleton, filled directly when it can be (message.go).
+func (s *Stream) fill(vd verdict, v any) error {
+	if !s.opts.DetachParams || vd.kind == kindResponse {
+		return decodeInto(vd.msg, v)
+	}
+	if m := s.view(v); m != nil {
+		if req, ok := skeletonRequest(vd.wireID, vd.method); ok {
+			*m = messageView{request: req}
+			return nil
+		}
+	}
+	return decodeInto(skeleton(vd.wireID, vd.method), v)
 }
 
 // decodeInto unmarshals into a fresh value and only then copies it to v: a
@@ -1216,12 +1220,11 @@ type verdict struct {
 	reply []byte  // an error reply to write instead of delivering
 	warn  string  // a warning to log
 	// params is the message's params as read (a slice of its body, nil
-	// when absent); skeleton is the request or notification without them,
-	// made of wireID ("" for a notification) and method, both as JSON.
-	params   []byte
-	skeleton []byte
-	wireID   string
-	method   string
+	// when absent); wireID ("" for a notification) and method, both as
+	// JSON, make the request or notification without them (skeleton).
+	params []byte
+	wireID string
+	method string
 }
 
 type idClass int
@@ -1367,8 +1370,7 @@ func inspect(body []byte) verdict {
 			raw = []byte(params.Raw)
 		}
 	}
-	return verdict{msg: msg, kind: kind, id: echo, params: raw,
-		skeleton: skeleton(wireID, method.Raw), wireID: wireID, method: method.Raw}
+	return verdict{msg: msg, kind: kind, id: echo, params: raw, wireID: wireID, method: method.Raw}
 }
 
 // skeleton is a request (or, with id "", a notification) without params.
