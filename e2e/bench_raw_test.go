@@ -1,10 +1,14 @@
 package e2e
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -72,4 +76,71 @@ func BenchmarkHooksRun_TrivialCommandRawClient(b *testing.B) {
 	rawRuns(b, rawServe(b, trueStop),
 		`{"id":1,"jsonrpc":"2.0","method":"hooks/run","params":{"event":"Stop","input":{}}}`,
 		`"status":"succeeded"`)
+}
+
+// sidecarEnv makes this test binary the floor of a hook runner in a process
+// of its own: the baseline of BenchmarkHooksRun_TrivialCommandRawClient.
+const sidecarEnv = "HOOKD_E2E_SIDECAR_SERVER"
+
+// runSidecar is that floor, as a plain Go program would write it: for each
+// LSP frame on stdin, Go exec of $SHELL -c true with the payload the exec
+// baseline gives it, then a fixed reply frame with the exit code; until
+// stdin closes. No JSON-RPC, no discovery, no engine: one request, one
+// exec and one reply over pipes.
+func runSidecar() int {
+	in := bufio.NewReader(os.Stdin)
+	payload := []byte(`{"session_id":"s1","turn_id":null,"transcript_path":null,"cwd":"/tmp","hook_event_name":"Stop","model":"gpt-5","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}`)
+	shell := os.Getenv("SHELL")
+	if shell == "" {
+		shell = "/bin/sh"
+	}
+	for {
+		n := -1
+		for {
+			line, err := in.ReadString('\n')
+			if err != nil {
+				return 0
+			}
+			line = strings.TrimRight(line, "\r\n")
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				n, _ = strconv.Atoi(v)
+			}
+		}
+		if n < 0 {
+			return 1
+		}
+		if _, err := in.Discard(n); err != nil {
+			return 0
+		}
+		cmd := exec.Command(shell, "-c", "true")
+		cmd.Stdin = bytes.NewReader(payload)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		status := "succeeded"
+		if err := cmd.Run(); err != nil {
+			status = "failed"
+		}
+		body := fmt.Sprintf(`{"id":1,"jsonrpc":"2.0","result":{"status":%q,"exitCode":%d}}`, status, cmd.ProcessState.ExitCode())
+		if _, err := io.WriteString(os.Stdout, lspFrame(body)); err != nil {
+			return 1
+		}
+	}
+}
+
+// BenchmarkSidecar_TrivialCommand is that floor driven like
+// BenchmarkHooksRun_TrivialCommandRawClient: what any hook runner in its own
+// process pays on this machine for one command hook, beside the exec a host
+// would do itself (BenchmarkExecCommand_TrivialCommand).
+func BenchmarkSidecar_TrivialCommand(b *testing.B) {
+	benchHome(b, "")
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Setenv(sidecarEnv, "1")
+	r := startRawBin(b, exe, nil)
+	rawRuns(b, r, `{"id":1,"jsonrpc":"2.0","method":"hooks/run","params":{"event":"Stop","input":{}}}`, `"status":"succeeded"`)
 }

@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(copyEnv) != "" {
 		os.Exit(runCopyServer())
 	}
+	if os.Getenv(sidecarEnv) != "" {
+		os.Exit(runSidecar())
+	}
 	os.Exit(runTests(m))
 }
 
