@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -95,25 +94,8 @@ func runSidecar() int {
 		shell = "/bin/sh"
 	}
 	for {
-		n := -1
-		for {
-			line, err := in.ReadString('\n')
-			if err != nil {
-				return 0
-			}
-			line = strings.TrimRight(line, "\r\n")
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				n, _ = strconv.Atoi(v)
-			}
-		}
-		if n < 0 {
-			return 1
-		}
-		if _, err := in.Discard(n); err != nil {
-			return 0
+		if _, err := readLSPFrame(in); err != nil {
+			return 0 // stdin closed (or a frame this floor cannot read)
 		}
 		cmd := exec.Command(shell, "-c", "true")
 		cmd.Stdin = bytes.NewReader(payload)

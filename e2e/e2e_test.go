@@ -439,11 +439,20 @@ func lspFrame(body string) string {
 // readLSP reads one LSP frame's body.
 func (r *rawHookd) readLSP(t testing.TB) string {
 	t.Helper()
+	body, err := readLSPFrame(r.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
+}
+
+// readLSPFrame reads one LSP frame's body from r.
+func readLSPFrame(r *bufio.Reader) ([]byte, error) {
 	n := -1
 	for {
-		line, err := r.out.ReadString('\n')
+		line, err := r.ReadString('\n')
 		if err != nil {
-			t.Fatalf("read header: %v", err)
+			return nil, fmt.Errorf("read header: %w", err)
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
@@ -454,13 +463,13 @@ func (r *rawHookd) readLSP(t testing.TB) string {
 		}
 	}
 	if n < 0 {
-		t.Fatal("frame without Content-Length")
+		return nil, errors.New("frame without Content-Length")
 	}
 	body := make([]byte, n)
-	if _, err := io.ReadFull(r.out, body); err != nil {
-		t.Fatal(err)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, err
 	}
-	return string(body)
+	return body, nil
 }
 
 // nextResponse reads frames, skipping notifications, until a response.
