@@ -88,7 +88,7 @@ const sidecarEnv = "HOOKD_E2E_SIDECAR_SERVER"
 // exec and one reply over pipes.
 func runSidecar() int {
 	in := bufio.NewReader(os.Stdin)
-	payload := []byte(`{"session_id":"s1","turn_id":null,"transcript_path":null,"cwd":"/tmp","hook_event_name":"Stop","model":"gpt-5","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}`)
+	payload := []byte(benchStopPayload)
 	shell := os.Getenv("SHELL")
 	if shell == "" {
 		shell = "/bin/sh"

@@ -155,8 +155,13 @@ func BenchmarkExecCommand_TrivialCommandLoginShell(b *testing.B) {
 	benchExec(b, "-lc")
 }
 
+// benchStopPayload is the Stop payload the exec baselines give the shell on
+// stdin (the bare sidecar too), as hookd builds it for codex.
+const benchStopPayload = `{"session_id":"s1","turn_id":null,"transcript_path":null,"cwd":"/tmp","hook_event_name":"Stop","model":"gpt-5","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}`
+
+// benchExec execs /bin/sh FLAG true with that payload, the host's own way.
 func benchExec(b *testing.B, flag string) {
-	input := []byte(`{"session_id":"s1","turn_id":null,"transcript_path":null,"cwd":"/tmp","hook_event_name":"Stop","model":"gpt-5","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}`)
+	input := []byte(benchStopPayload)
 	// The CPU this process spends per exec, beside hookd's per hook.
 	cpu0 := procCPU(os.Getpid())
 	for b.Loop() {

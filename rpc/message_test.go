@@ -259,14 +259,15 @@ func FuzzMessageCodec(f *testing.F) {
 		vd := inspect(body)
 		if vd.msg != nil && vd.kind != kindResponse {
 			if req, ok := skeletonRequest(vd.wireID, vd.method); ok {
+				sk := skeleton(vd.wireID, vd.method)
 				lib := newMessage(typ)
-				if err := json.Unmarshal(skeleton(vd.wireID, vd.method), lib); err != nil {
-					t.Fatalf("the library refuses %q, which the fast path read: %v", skeleton(vd.wireID, vd.method), err)
+				if err := json.Unmarshal(sk, lib); err != nil {
+					t.Fatalf("the library refuses %q, which the fast path read: %v", sk, err)
 				}
 				fast := newMessage(typ)
 				*viewMessage(fast) = messageView{request: req}
 				if !reflect.DeepEqual(fast, lib) {
-					t.Fatalf("%q: fast path %+v, library %+v", skeleton(vd.wireID, vd.method), *req, *viewMessage(lib).request)
+					t.Fatalf("%q: fast path %+v, library %+v", sk, *req, *viewMessage(lib).request)
 				}
 			}
 		}
