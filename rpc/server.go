@@ -164,6 +164,8 @@ type Server struct {
 	log     *slog.Logger
 	stream  *Stream
 	started sync.Once
+	// workers run the requests that do not run on the reader.
+	workers workers
 
 	// base is the parent of every request context; cancelling it kills every
 	// running handler (exit, parent death).
@@ -293,6 +295,7 @@ func Serve(r io.Reader, w io.Writer, closer io.Closer, opts Options) int {
 	s.stream.Abandon()
 	conn.Close()
 	s.start()
+	s.workers.close()
 	return s.exitCode
 }
 
@@ -456,7 +459,7 @@ func (s *Server) spawn(conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, par
 	s.mu.Lock()
 	s.cancels[req.ID] = cancel
 	s.mu.Unlock()
-	go func() {
+	s.workers.run(func() {
 		defer func() {
 			cancel()
 			if done != nil {
@@ -489,7 +492,7 @@ func (s *Server) spawn(conn *jsonrpc2.Conn, req *jsonrpc2.Request, m method, par
 			}
 		}
 		s.call(rctx, conn, req, m, p, free)
-	}()
+	})
 }
 
 // refuse answers a request that is not run. While an initialize runs, the
