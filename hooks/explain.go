@@ -2,12 +2,12 @@ package hooks
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookd/hookd/internal/lazyre"
 	"github.com/hookd/hookd/plugins"
 )
 
@@ -171,7 +171,7 @@ func skipDetail(reason string) string {
 
 // keyPosition reads the group and handler indices at the end of a hook key
 // (…:pre_tool_use:1:0).
-var keyPosition = regexp.MustCompile(`:([a-z_]+):(\d+):(\d+)$`)
+var keyPosition = lazyre.New(`:([a-z_]+):(\d+):(\d+)$`)
 
 // handlerPosition is the line and column of the handler in its source file:
 // in a JSON file the handler object, in a TOML file its command (the first

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	json "github.com/goccy/go-json"
+
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // ExtensionRoots lists the extension (plugin) folders of hosts whose
@@ -82,7 +84,7 @@ func (r ExtensionRule) Matches(dir string) bool {
 func (r ExtensionRule) Disables() bool { return strings.HasPrefix(string(r), "!") }
 
 var (
-	ruleStar  = regexp.MustCompile(`(/?)\*`)
+	ruleStar  = lazyre.New(`(/?)\*`)
 	ruleCache sync.Map
 )
 

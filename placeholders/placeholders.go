@@ -21,15 +21,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // pattern is Codex's placeholder: "${", one or more characters other than
 // braces, "}".
-var pattern = regexp.MustCompile(`\$\{[^{}]+\}`)
+var pattern = lazyre.New(`\$\{[^{}]+\}`)
 
 // NotFoundError reports a placeholder whose field is not in the input.
 type NotFoundError struct {

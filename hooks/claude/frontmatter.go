@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -15,6 +14,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Subagent definitions and skills are Markdown files that open with YAML
@@ -150,10 +150,10 @@ func appendJSON(buf []byte, v any) ([]byte, error) {
 }
 
 // hooksKey finds a top-level "hooks:" key in YAML text.
-var hooksKey = regexp.MustCompile(`(?m)^["']?hooks["']?[ \t]*:`)
+var hooksKey = lazyre.New(`(?m)^["']?hooks["']?[ \t]*:`)
 
 // looseLine is a top-level "key: value" line.
-var looseLine = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+(\S.*?)[ \t\r]*$`)
+var looseLine = lazyre.New(`^([A-Za-z0-9_-]+):[ \t]+(\S.*?)[ \t\r]*$`)
 
 // quoteLoose quotes the top-level plain values YAML would refuse (a ": "
 // inside, a leading special character), leaving nested blocks such as hooks
@@ -225,7 +225,7 @@ func (fm *frontmatter) at(path string) string {
 
 // atPath matches the " (at hooks.Event[0].hooks[1].field)" the walker ends
 // a warning with when it has no JSON text to count lines in.
-var atPath = regexp.MustCompile(` \(at ([^()]+)\)$`)
+var atPath = lazyre.New(` \(at ([^()]+)\)$`)
 
 // hooks reads the frontmatter's hooks (settings shape). Warnings name the
 // line and column in the .md file.

@@ -2,8 +2,9 @@ package claude
 
 import (
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Claude Code 2.1.332 hands the text of a blocking hook to the model as a
@@ -68,8 +69,8 @@ var feedbackEvents = map[string]bool{"Stop": true, "SubagentStop": true, "TaskCo
 var stoppedEvents = map[string]bool{"UserPromptSubmit": true, "UserPromptExpansion": true}
 
 var (
-	reminderTag  = regexp.MustCompile(`(?i)<(\s*(?:/\s*)?system-reminder\b)`)
-	danglingOpen = regexp.MustCompile(`<(\s*(?:/\s*)?)$`)
+	reminderTag  = lazyre.New(`(?i)<(\s*(?:/\s*)?system-reminder\b)`)
+	danglingOpen = lazyre.New(`<(\s*(?:/\s*)?)$`)
 )
 
 // defuse writes a "<system-reminder" tag, and a "<" the text ends on, as

@@ -1,8 +1,9 @@
 package claude
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Claude Code's subprocess credential scrub, as the claude profile applies it
@@ -92,18 +93,18 @@ var scrubNames = func() map[string]bool {
 // secretName matches a name that says it holds a secret: a word such as
 // TOKEN, KEY or AUTH between underscores (or at an end), _PWD, _PASS or _JWT,
 // or TOKEN, SECRET, PASSWORD, PASSWD or PASSPHRASE ending any word.
-var secretName = regexp.MustCompile(`(?i)(?:(?:^|_)(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|AUTH|COOKIE|PAT|DSN|WEBHOOK|CREDENTIAL|CREDENTIALS|CREDS|APIKEY|ACCESSKEY|SECRETKEY|ACCOUNTKEY|PRIVATEKEY|AUTHKEY|SSHKEY|SIGNINGKEY|MASTERKEY|DEPLOYKEY|ENCRYPTIONKEY|PGPASSWORD|SSHPASS|(?:KEY|SECRET|PASSWORD|CREDENTIAL)S)|_(?:PWD|PASS|JWT)|(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE))(?:$|[_0-9])`)
+var secretName = lazyre.New(`(?i)(?:(?:^|_)(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|AUTH|COOKIE|PAT|DSN|WEBHOOK|CREDENTIAL|CREDENTIALS|CREDS|APIKEY|ACCESSKEY|SECRETKEY|ACCOUNTKEY|PRIVATEKEY|AUTHKEY|SSHKEY|SIGNINGKEY|MASTERKEY|DEPLOYKEY|ENCRYPTIONKEY|PGPASSWORD|SSHPASS|(?:KEY|SECRET|PASSWORD|CREDENTIAL)S)|_(?:PWD|PASS|JWT)|(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE))(?:$|[_0-9])`)
 
 // connString matches a database connection string's name (DB_CONN_STR,
 // DATABASE_CONNECTION_STRING).
-var connString = regexp.MustCompile(`(?i)CONN(?:ECT(?:ION)?)?_?STR(?:ING)?S?(?:$|[_0-9])`)
+var connString = lazyre.New(`(?i)CONN(?:ECT(?:ION)?)?_?STR(?:ING)?S?(?:$|[_0-9])`)
 
 // Names that match secretName but hold no secret, or that hooks need.
 var (
 	// Git's config-by-environment and proxy settings.
-	gitConfigVar = regexp.MustCompile(`^GIT_CONFIG_(?:COUNT|PARAMETERS|(?:KEY|VALUE)_[0-9]+)$`)
-	gitConfigKey = regexp.MustCompile(`^GIT_CONFIG_KEY_[0-9][A-Za-z0-9_]*$`)
-	proxyVar     = regexp.MustCompile(`(?i)^(?:(?:https?|ftp|all|no)_proxy|npm_config_(?:https?_)?proxy|npm_config_noproxy|yarn_proxy|(?:yarn|global_agent|docker|claude_code)_(?:https?|no)_proxy|cloudsdk_proxy_[a-z]+|electron_get_use_proxy)$`)
+	gitConfigVar = lazyre.New(`^GIT_CONFIG_(?:COUNT|PARAMETERS|(?:KEY|VALUE)_[0-9]+)$`)
+	gitConfigKey = lazyre.New(`^GIT_CONFIG_KEY_[0-9][A-Za-z0-9_]*$`)
+	proxyVar     = lazyre.New(`(?i)^(?:(?:https?|ftp|all|no)_proxy|npm_config_(?:https?_)?proxy|npm_config_noproxy|yarn_proxy|(?:yarn|global_agent|docker|claude_code)_(?:https?|no)_proxy|cloudsdk_proxy_[a-z]+|electron_get_use_proxy)$`)
 	// GitHub tokens stay: Claude Code keeps them for gh.
 	keptTokens = map[string]bool{"GITHUB_TOKEN": true, "GH_TOKEN": true, "GH_ENTERPRISE_TOKEN": true, "GITHUB_ENTERPRISE_TOKEN": true}
 	// Claude Code's own settings whose names only look like secrets.
@@ -112,23 +113,23 @@ var (
 		"CLAUDE_CODE_AUTH_FAIL_EXIT_MS": true, "CLAUDE_CODE_ENABLE_TOKEN_USAGE_ATTACHMENT": true,
 		"CLAUDE_CODE_IDLE_TOKEN_THRESHOLD": true, "CLAUDE_CODE_RESUME_TOKEN_THRESHOLD": true,
 		"CLAUDE_CODE_ARG_KEY_SHAPE": true}
-	keptSkipAuth = regexp.MustCompile(`^CLAUDE_CODE_SKIP_[A-Z0-9_]+_AUTH$`)
+	keptSkipAuth = lazyre.New(`^CLAUDE_CODE_SKIP_[A-Z0-9_]+_AUTH$`)
 )
 
 // Registry credentials given per registry, by prefix: removed when the rest
 // of the name is a user name or a secret (POETRY_HTTP_BASIC_* and
 // CONAN_LOGIN_USERNAME_* always).
 var (
-	registryPrefix = regexp.MustCompile(`(?i)^(?:INPUT_|ORG_GRADLE_PROJECT_|POETRY_PYPI_TOKEN_|POETRY_HTTP_BASIC_|CARGO_REGISTRIES_|CONAN_LOGIN_USERNAME_|CONAN_PASSWORD_)`)
-	registryLogin  = regexp.MustCompile(`(?i)^(?:INPUT_)?(?:POETRY_HTTP_BASIC_|CONAN_LOGIN_USERNAME_)`)
-	userName       = regexp.MustCompile(`(?i)USER(?:_?NAME)?_?[0-9]*$`)
+	registryPrefix = lazyre.New(`(?i)^(?:INPUT_|ORG_GRADLE_PROJECT_|POETRY_PYPI_TOKEN_|POETRY_HTTP_BASIC_|CARGO_REGISTRIES_|CONAN_LOGIN_USERNAME_|CONAN_PASSWORD_)`)
+	registryLogin  = lazyre.New(`(?i)^(?:INPUT_)?(?:POETRY_HTTP_BASIC_|CONAN_LOGIN_USERNAME_)`)
+	userName       = lazyre.New(`(?i)USER(?:_?NAME)?_?[0-9]*$`)
 )
 
 // camelWords writes camelCase words apart (apiKey → api_Key,
 // OAuthToken → Oauth_Token), as Claude Code does before matching.
 var (
-	camelLower = regexp.MustCompile(`([a-z0-9])([A-Z])`)
-	camelUpper = regexp.MustCompile(`([A-Z])([A-Z][a-z])`)
+	camelLower = lazyre.New(`([a-z0-9])([A-Z])`)
+	camelUpper = lazyre.New(`([A-Z])([A-Z][a-z])`)
 )
 
 func camelWords(s string) string {

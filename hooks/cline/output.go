@@ -1,7 +1,6 @@
 package cline
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Reading Cline's hook output (zl, yl and xl in @cline/core; the points
@@ -185,7 +185,7 @@ func afterCombine(_ *hooks.State, ev *hooks.EventRules, input []byte, res *hooks
 }
 
 // hookContextTag finds an opening or closing hook_context tag in a text.
-var hookContextTag = regexp.MustCompile(`(?i)<(/?)hook_context`)
+var hookContextTag = lazyre.New(`(?i)<(/?)hook_context`)
 
 var attrEscape = strings.NewReplacer("_", "__", `"`, "_q_", "<", "_lt_", ">", "_gt_")
 

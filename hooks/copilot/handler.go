@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/httphook"
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Copilot CLI's handler kinds (reference/other-hosts.md 2.3, 2.6):
@@ -168,7 +168,7 @@ func prepareInput(_ *hooks.EventRules, input []byte, s hooks.Session) []byte {
 	return append(out, '}')
 }
 
-var upper = regexp.MustCompile(`[A-Z]`)
+var upper = lazyre.New(`[A-Z]`)
 
 // snake turns a camelCase key into snake_case.
 func snake(k string) string {

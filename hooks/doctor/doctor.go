@@ -16,12 +16,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/lint"
+	"github.com/hookd/hookd/internal/lazyre"
 	"github.com/hookd/hookd/internal/suggest"
 )
 
@@ -581,7 +581,7 @@ var shellWords = map[string]bool{
 }
 
 // plainWord is a program name the shell would look up on PATH as written.
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
+var plainWord = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
 
 // missing is the first word of command when it is a plain program
 // name that is not on PATH; "" when it is found, or is not a plain name
@@ -719,7 +719,7 @@ func said(s *Source, d lint.Diagnostic) bool {
 
 func before(l1, c1, l2, c2 int) bool { return l1 > 0 && (l1 < l2 || l1 == l2 && c1 <= c2) }
 
-var unknownEvent = regexp.MustCompile(`unknown hook event "([^"]+)"`)
+var unknownEvent = lazyre.New(`unknown hook event "([^"]+)"`)
 
 func problem(d lint.Diagnostic) Problem {
 	return Problem{File: d.File, Line: d.Line, Column: d.Column, Severity: d.Severity, Rule: d.Rule, Message: d.Message}

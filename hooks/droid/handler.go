@@ -3,13 +3,13 @@ package droid
 import (
 	"context"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Droid runs a command handler with sh -c in its working folder, with its
@@ -34,7 +34,7 @@ const pluginRootMarker = "/PLUGIN_ROOT_NOT_EXPANDED_ERROR"
 // its NUL included, a program may be started with.
 const maxEnvString = 128 << 10
 
-var identifier = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+var identifier = lazyre.New(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 
 func commandKind(e *hooks.Engine) hooks.HandlerKind {
 	return hooks.HandlerKindFunc(func(ctx context.Context, h *hooks.Hook, stdin []byte) hooks.RawResult {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/lazyre"
 	"github.com/hookd/hookd/plugins"
 )
 
@@ -266,7 +266,7 @@ func (d *discovery) settings(p *hooks.Profile, path, layer string) (settingsFile
 
 // lineComment matches a // comment outside strings at the end of a line;
 // Gemini CLI reads its settings with comments allowed.
-var lineComment = regexp.MustCompile(`(?m)^\s*//.*$`)
+var lineComment = lazyre.New(`(?m)^\s*//.*$`)
 
 // stripComments blanks whole-line // comments, keeping offsets.
 func stripComments(data []byte) []byte {
@@ -426,7 +426,7 @@ var prepareInput = hooks.TimestampAfter("hook_event_name")
 // reaches the hook as the path; hookd pastes through plugins.Paste: a plain
 // value raw, a value holding shell syntax refused (the hook fails without
 // running; "${GEMINI_PROJECT_DIR}" is left to the shell).
-var projectVars = regexp.MustCompile(`\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)\b`)
+var projectVars = lazyre.New(`\$(GEMINI_PROJECT_DIR|GEMINI_CWD|GEMINI_PLANS_DIR|GEMINI_SESSION_ID|CLAUDE_PROJECT_DIR)\b`)
 
 // projectPlaceholders are the bare forms command names.
 func projectPlaceholders(command string, vals map[string]string) []plugins.Placeholder {
@@ -511,4 +511,4 @@ func plansDir(home, project, session string) string {
 	return filepath.Join(home, "tmp", id, session, "plans")
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var nonSlug = lazyre.New(`[^a-z0-9]+`)

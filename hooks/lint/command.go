@@ -3,7 +3,6 @@ package lint
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // The command lints read the command as the shell will (mvdan.cc/sh's
@@ -33,7 +33,7 @@ var interpreters = map[string]bool{
 
 // canBlock spots a Stop hook's way to keep the agent going: a "block"
 // decision (quoted: the word in a comment is not one) or exit code 2.
-var canBlock = regexp.MustCompile(`["']block["']|\bexit\s+2\b|exit\(2\)`)
+var canBlock = lazyre.New(`["']block["']|\bexit\s+2\b|exit\(2\)`)
 
 func (l *fileLinter) command(ev *hooks.EventRules, at gjson.Result) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(at.Str), "")

@@ -23,6 +23,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/lazyre"
 	"github.com/hookd/hookd/internal/suggest"
 )
 
@@ -69,8 +70,8 @@ func (d Diagnostic) String() string {
 // positionSuffix and tomlPath are how the hooks readers append a place to a
 // message: a JSON position, or the path of a TOML value.
 var (
-	positionSuffix = regexp.MustCompile(`\s*\(line (\d+), column (\d+)\)$`)
-	tomlPath       = regexp.MustCompile(`\s*\(at ([^()]+)\)$`)
+	positionSuffix = lazyre.New(`\s*\(line (\d+), column (\d+)\)$`)
+	tomlPath       = lazyre.New(`\s*\(at ([^()]+)\)$`)
 )
 
 // uniqueKey finds the line and column of the last key of path in a TOML
@@ -364,7 +365,7 @@ func lineCol(data []byte, off int) (line, col int) {
 
 // deliberateAll are the regular expressions written to match everything
 // (".*"): meant, not an accident.
-var deliberateAll = regexp.MustCompile(`^\^?\.[*+]\$?$`)
+var deliberateAll = lazyre.New(`^\^?\.[*+]\$?$`)
 
 // probeTool is a name no host has: a matcher that matches it matches every
 // tool.
@@ -471,7 +472,7 @@ func (l *fileLinter) handler(ev *hooks.EventRules, h gjson.Result) {
 
 // loadErrorLine is one line of a load error that names a file and line
 // (Mirri's config: "load hooks from FILE: line N: MESSAGE").
-var loadErrorLine = regexp.MustCompile(`^load hooks from (.+?): line (\d+): (.*)$`)
+var loadErrorLine = lazyre.New(`^load hooks from (.+?): line (\d+): (.*)$`)
 
 // FromLoadError turns the error of a load that failed as a whole (a config
 // the host refuses entirely, required managed hooks that do not load) into

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/evaluate"
 	"github.com/hookd/hookd/hooks/httphook"
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Qwen Code's handler kinds (hookRunner.ts):
@@ -93,7 +93,7 @@ func commandKind(e *hooks.Engine) hooks.HandlerKind {
 
 // projectSlug is what Qwen Code replaces in a project's path to name its
 // folder under <home>/projects.
-var projectSlug = regexp.MustCompile(`[^a-zA-Z0-9]`)
+var projectSlug = lazyre.New(`[^a-zA-Z0-9]`)
 
 // modelIdentity is QWEN_CODE_MODEL_IDENTITY as Qwen Code passes it on: the
 // identity it was given ("<model>" or "<model>@<8 hex>") when that

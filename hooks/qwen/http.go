@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookd/hookd/hooks"
 	"github.com/hookd/hookd/hooks/httphook"
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Qwen Code's limits on http handlers (its httpHookRunner and UrlValidator):
@@ -84,7 +85,7 @@ func httpPolicy(e *hooks.Engine, allowPrivate bool) httphook.Policy {
 	return p
 }
 
-var escapeURLPattern = regexp.MustCompile(`[.+?^${}()|[\]\\]`)
+var escapeURLPattern = lazyre.New(`[.+?^${}()|[\]\\]`)
 
 // urlMatch is UrlValidator's pattern rule. A pattern that does not compile
 // matches nothing.

@@ -2,13 +2,13 @@ package qwen
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	json "github.com/goccy/go-json"
 
 	"github.com/hookd/hookd/hooks"
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Reading and combining Qwen Code hook output (hookRunner.ts,
@@ -38,7 +38,7 @@ const outKey = "\x00qwen"
 // plainContextEvents turn text on stdout into additionalContext.
 var plainContextEvents = map[string]bool{"SessionStart": true, "UserPromptSubmit": true, "UserPromptExpansion": true}
 
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|[\x00-\x08\x0b-\x1f\x7f]`)
+var ansi = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|[\x00-\x08\x0b-\x1f\x7f]`)
 
 // parse is the Parse rule of every Qwen Code event.
 func (qe *qwenEvent) parse(raw hooks.RawResult, async bool) hooks.Outcome {

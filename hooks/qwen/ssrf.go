@@ -6,9 +6,10 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/hookd/hookd/internal/lazyre"
 )
 
 // Qwen Code's SSRF guard on http handlers (urlValidator.ts, ssrfGuard.ts and
@@ -143,7 +144,7 @@ func checkResolved(ctx context.Context, host string, allowPrivate bool) error {
 	return nil
 }
 
-var urlVar = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
+var urlVar = lazyre.New(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?`)
 
 // interpolateURL is step 1: allowed names get their value from lookup (the
 // hook's own environment), others "", and CR, LF and NUL are removed.
