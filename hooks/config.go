@@ -237,8 +237,17 @@ func (w *Walker) CheckJSON(data []byte) ([]byte, bool) {
 
 // Field is one member of a JSON object, with its path for messages.
 type Field struct {
-	Key, Val gjson.Result
-	Path     string
+	Key  FieldKey
+	Val  gjson.Result
+	Path string
+}
+
+// FieldKey is a member's name and the offset of its key in the document
+// (what a warning about the member points at). Hundreds of members are
+// kept per load, so it keeps no more of the key than that.
+type FieldKey struct {
+	Str   string
+	Index int
 }
 
 // FieldSet is a JSON object's members, in document order and by name.
@@ -291,7 +300,7 @@ func (w *Walker) Fields(obj gjson.Result, path string, s Site) FieldSet {
 	obj.ForEach(func(_, _ gjson.Result) bool { n++; return true })
 	fs := FieldSet{List: make([]Field, 0, n)}
 	obj.ForEach(func(k, v gjson.Result) bool {
-		f := Field{Key: k, Val: v, Path: cfgJoinPath(path, k.Str)}
+		f := Field{Key: FieldKey{Str: k.Str, Index: k.Index}, Val: v, Path: cfgJoinPath(path, k.Str)}
 		if _, dup := fs.Get(k.Str); dup {
 			w.Warn(s, k.Index, f.Path, "ignoring duplicate field %q in %s", k.Str, w.Name)
 			return true
@@ -773,7 +782,7 @@ func (r HandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (Han
 	}{{sf, "server", server}, {tf, "tool", tool}} {
 		if strings.TrimSpace(req.v) == "" {
 			at, atPath := h.Index, path
-			if req.f.Key.Exists() {
+			if req.f.Val.Exists() {
 				at, atPath = req.f.Val.Index, req.f.Path
 			}
 			r.W.Warn(r.S, at, atPath, "skipping MCP tool hook in %s: field %q must be a non-empty string", r.W.Name, req.name)

@@ -39,21 +39,31 @@ const defaultContextLimit = 2500
 // lazyHash is a hook's hash, computed when first asked for: a load of
 // hundreds of plugin hooks needs the hash only of those the state file has
 // a trusted hash for, and of those listed, trusted or explained. It keeps a
-// copy of the hook as it was read, so that what a profile changes in the
-// hook afterwards (qwen's extension root in a command) does not change its
-// hash, exactly as when every hook was hashed as it was read.
+// copy of what the hash is of, as the hook was read, so that what a profile
+// changes in the hook afterwards (qwen's extension root in a command) does
+// not change its hash, exactly as when every hook was hashed as it was read.
 type lazyHash struct {
 	once  sync.Once
 	label string
-	read  Hook
+	read  hashed
 	value string
+}
+
+// hashed is the part of a hook its hash is of (hookIdentity).
+type hashed struct {
+	handler    Handler
+	matcher    string
+	hasMatcher bool
+	pluginRoot string
+}
+
+func hashedOf(h *Hook) hashed {
+	return hashed{handler: h.Handler, matcher: h.Matcher, hasMatcher: h.HasMatcher, pluginRoot: h.Source.pluginRoot}
 }
 
 // setHash makes h's hash that of h as it is now, under the event label.
 func (h *Hook) setHash(label string) {
-	lh := &lazyHash{label: label, read: *h}
-	lh.read.hash = nil
-	h.hash = lh
+	h.hash = &lazyHash{label: label, read: hashedOf(h)}
 }
 
 // Hash is "sha256:<hex>" of the normalized hook as it was read (trust), or
@@ -64,20 +74,27 @@ func (h *Hook) Hash() string {
 	if lh == nil {
 		return ""
 	}
-	lh.once.Do(func() { lh.value = hookHash(lh.label, &lh.read) })
+	lh.once.Do(func() { lh.value = identityHash(lh.label, &lh.read) })
 	return lh.value
 }
 
-// hookHash returns "sha256:<hex>" of h's canonical identity for this platform.
-func hookHash(label string, h *Hook) string {
-	sum := sha256.Sum256(hookIdentity(label, h, runtime.GOOS == "windows"))
+// identityHash returns "sha256:<hex>" of the canonical identity of r for
+// this platform.
+func identityHash(label string, r *hashed) string {
+	sum := sha256.Sum256(identity(label, r, runtime.GOOS == "windows"))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // hookIdentity is the canonical JSON that is hashed. windows selects the
 // command Codex would run there (commandWindows when set).
 func hookIdentity(label string, h *Hook, windows bool) []byte {
-	hd := h.Handler
+	r := hashedOf(h)
+	return identity(label, &r, windows)
+}
+
+// identity is hookIdentity of the hashed part of a hook.
+func identity(label string, h *hashed, windows bool) []byte {
+	hd := h.handler
 	handler := map[string]any{"type": hd.Type, "timeout": hd.Timeout}
 	if hd.StatusMessage != nil {
 		handler["statusMessage"] = *hd.StatusMessage
@@ -107,13 +124,13 @@ func hookIdentity(label string, h *Hook, windows bool) []byte {
 		}
 	}
 	id := map[string]any{"event_name": label, "hooks": []any{handler}}
-	if h.HasMatcher {
-		id["matcher"] = h.Matcher
+	if h.hasMatcher {
+		id["matcher"] = h.matcher
 	}
-	if h.Source.pluginRoot != "" {
+	if h.pluginRoot != "" {
 		// hookd's own field: Codex loads plugins only from its install
 		// cache, whose hooks never carry it, so hashes stay Codex's there.
-		id["plugin_root"] = h.Source.pluginRoot
+		id["plugin_root"] = h.pluginRoot
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

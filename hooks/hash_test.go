@@ -147,9 +147,9 @@ func TestHash_OtherHandlersOfTheGroupAreNotHashed(t *testing.T) {
 func BenchmarkHash(b *testing.B) {
 	hooks, _ := ParseHooksJSON(codexProfile(), []byte(`{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"mcp_tool","server":"security","tool":"scan","input":{"file_path":"${tool_input.file_path}","n":1.5},"timeout":30,"statusMessage":"Scanning file"}]}]}}`),
 		Source{Layer: LayerUser, Path: "/tmp/hooks.json"}, "/tmp/hooks.json")
-	h := hooks[0]
+	r := hashedOf(hooks[0])
 	for b.Loop() {
-		hookHash("post_tool_use", h)
+		identityHash("post_tool_use", &r)
 	}
 }
 
