@@ -81,13 +81,26 @@ func CheckPaste(command string, ph []Placeholder) error {
 // their values: what Expand and CheckExpand paste.
 func Placeholders(env map[string]string) []Placeholder {
 	var ph []Placeholder
-	for _, name := range []string{EnvRoot, EnvClaudeRoot, EnvData, EnvClaudeData} {
-		if v, ok := env[name]; ok {
-			ph = append(ph, Placeholder{Text: "${" + name + "}", Value: v, Instead: "$" + name})
+	for _, f := range placeholderForms {
+		if v, ok := env[f.name]; ok {
+			if ph == nil {
+				ph = make([]Placeholder, 0, len(placeholderForms))
+			}
+			ph = append(ph, Placeholder{Text: f.text, Value: v, Instead: f.instead})
 		}
 	}
 	return ph
 }
+
+// placeholderForms are the plugin variables Placeholders knows, with their
+// brace and bare forms (made once: every plugin of a load has them).
+var placeholderForms = func() []struct{ name, text, instead string } {
+	var forms []struct{ name, text, instead string }
+	for _, name := range []string{EnvRoot, EnvClaudeRoot, EnvData, EnvClaudeData} {
+		forms = append(forms, struct{ name, text, instead string }{name, "${" + name + "}", "$" + name})
+	}
+	return forms
+}()
 
 // Expand replaces the brace forms ${PLUGIN_ROOT}, ${CLAUDE_PLUGIN_ROOT},
 // ${PLUGIN_DATA} and ${CLAUDE_PLUGIN_DATA} in a command with their values in
