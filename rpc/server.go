@@ -435,7 +435,7 @@ func (s *Server) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	s.spawn(conn, req, m, params, size, prev, false)
 }
 
-// spawn runs req on a goroutine of its own once the ordered request before
+// spawn runs req on a worker goroutine (workers) once the ordered request before
 // it (prev) has finished; an ordered method becomes the one the requests
 // read after it wait for. routeLater: req was read while prev ran, and is
 // routed once it has (Handle). It runs on the reader.
