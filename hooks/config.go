@@ -77,14 +77,14 @@ func parseHooksJSON(p *Profile, data []byte, src Source, keySource string) *Walk
 		switch f.Key.Str {
 		case "description":
 			if f.Val.Type != gjson.String && f.Val.Type != gjson.Null {
-				w.Warn(Site{Group: -1, Handler: -1}, f.Val.Index, f.Path,
+				w.Warn(Site{Group: -1, Handler: -1}, f.Val.Index, f.Path(),
 					"ignoring field %q in %s: expected a string", "description", w.Name)
 			}
 		case "hooks":
 			switch {
 			case f.Val.Type == gjson.Null:
 			case !f.Val.IsObject():
-				w.Warn(Site{Group: -1, Handler: -1}, f.Val.Index, f.Path,
+				w.Warn(Site{Group: -1, Handler: -1}, f.Val.Index, f.Path(),
 					"ignoring field %q in %s: expected an object of hook events", "hooks", w.Name)
 			default:
 				w.WalkHooks(f.Val, "hooks")
@@ -237,10 +237,15 @@ func (w *Walker) CheckJSON(data []byte) ([]byte, bool) {
 
 // Field is one member of a JSON object, with its path for messages.
 type Field struct {
-	Key  FieldKey
-	Val  gjson.Result
-	Path string
+	Key FieldKey
+	Val gjson.Result
+	// parent is the path of the object the member is in; Path joins the
+	// two only when a message or a nested member needs it.
+	parent string
 }
+
+// Path is where the member is, for messages: parent.key.
+func (f Field) Path() string { return cfgJoinPath(f.parent, f.Key.Str) }
 
 // FieldKey is a member's name and the offset of its key in the document
 // (what a warning about the member points at). Hundreds of members are
@@ -300,9 +305,9 @@ func (w *Walker) Fields(obj gjson.Result, path string, s Site) FieldSet {
 	obj.ForEach(func(_, _ gjson.Result) bool { n++; return true })
 	fs := FieldSet{List: make([]Field, 0, n)}
 	obj.ForEach(func(k, v gjson.Result) bool {
-		f := Field{Key: FieldKey{Str: k.Str, Index: k.Index}, Val: v, Path: cfgJoinPath(path, k.Str)}
+		f := Field{Key: FieldKey{Str: k.Str, Index: k.Index}, Val: v, parent: path}
 		if _, dup := fs.Get(k.Str); dup {
-			w.Warn(s, k.Index, f.Path, "ignoring duplicate field %q in %s", k.Str, w.Name)
+			w.Warn(s, k.Index, f.Path(), "ignoring duplicate field %q in %s", k.Str, w.Name)
 			return true
 		}
 		fs.add(f)
@@ -317,7 +322,7 @@ func (w *Walker) UnknownField(s Site, f Field) {
 	if w.Profile.QuietFields[f.Key.Str] {
 		return
 	}
-	w.Warn(s, f.Key.Index, f.Path, "ignoring unknown field %q in %s", f.Key.Str, w.Name)
+	w.Warn(s, f.Key.Index, f.Path(), "ignoring unknown field %q in %s", f.Key.Str, w.Name)
 }
 
 // cfgIndexPath is path[i] (a position in messages; hundreds are made per
@@ -341,7 +346,7 @@ func (w *Walker) WalkHooks(obj gjson.Result, path string) {
 	fs := w.Fields(obj, path, top)
 	for _, f := range fs.List {
 		if w.Profile.Event(f.Key.Str) == nil && !w.Profile.QuietFields[f.Key.Str] {
-			w.Warn(top, f.Key.Index, f.Path, "ignoring unknown hook event %q in %s", f.Key.Str, w.Name)
+			w.Warn(top, f.Key.Index, f.Path(), "ignoring unknown hook event %q in %s", f.Key.Str, w.Name)
 		}
 	}
 	for _, ev := range w.Profile.Events {
@@ -353,12 +358,12 @@ func (w *Walker) WalkHooks(obj gjson.Result, path string) {
 		switch {
 		case f.Val.Type == gjson.Null:
 		case !f.Val.IsArray():
-			w.Warn(s, f.Val.Index, f.Path, "ignoring hook event %q in %s: expected an array of matcher groups", ev.Name, w.Name)
+			w.Warn(s, f.Val.Index, f.Path(), "ignoring hook event %q in %s: expected an array of matcher groups", ev.Name, w.Name)
 		default:
 			gi := 0
 			f.Val.ForEach(func(_, g gjson.Result) bool {
 				w.nonEmpty = true
-				w.walkGroup(ev, gi, g, cfgIndexPath(f.Path, gi))
+				w.walkGroup(ev, gi, g, cfgIndexPath(f.Path(), gi))
 				gi++
 				return true
 			})
@@ -394,12 +399,12 @@ func (w *Walker) walkGroup(ev *EventRules, gi int, g gjson.Result, path string) 
 		case gjson.String:
 			m, err := w.compile(ev, f.Val.Str)
 			if err != nil {
-				w.Warn(s, f.Val.Index, f.Path, "invalid matcher %q in %s: %s", f.Val.Str, w.Name, matcherErrText(f.Val.Str, err))
+				w.Warn(s, f.Val.Index, f.Path(), "invalid matcher %q in %s: %s", f.Val.Str, w.Name, matcherErrText(f.Val.Str, err))
 				return
 			}
 			gm = cfgGroupMatcher{text: f.Val.Str, has: true, m: m}
 		default:
-			w.Warn(s, f.Val.Index, f.Path, "invalid matcher %q in %s: expected a string", f.Val.Raw, w.Name)
+			w.Warn(s, f.Val.Index, f.Path(), "invalid matcher %q in %s: expected a string", f.Val.Raw, w.Name)
 			return
 		}
 	}
@@ -423,12 +428,12 @@ func (w *Walker) Handlers(fs FieldSet, s Site, noun string, read func(hi int, h 
 		return
 	}
 	if !hf.Val.IsArray() {
-		w.Warn(s, hf.Val.Index, hf.Path, "skipping %s in %s: field %q must be an array", noun, w.Name, "hooks")
+		w.Warn(s, hf.Val.Index, hf.Path(), "skipping %s in %s: field %q must be an array", noun, w.Name, "hooks")
 		return
 	}
 	hi := 0
 	hf.Val.ForEach(func(_, h gjson.Result) bool {
-		if hook := read(hi, h, cfgIndexPath(hf.Path, hi)); hook != nil {
+		if hook := read(hi, h, cfgIndexPath(hf.Path(), hi)); hook != nil {
 			w.Hooks = append(w.Hooks, hook)
 		}
 		hi++
@@ -475,7 +480,7 @@ func (w *Walker) HandlerFields(h gjson.Result, path string, s Site) (fs FieldSet
 		w.Warn(s, h.Index, path, "skipping hook handler in %s: missing field %q", w.Name, "type")
 		return fs, tf, false
 	case tf.Val.Type != gjson.String:
-		w.Warn(s, tf.Val.Index, tf.Path, "skipping hook handler in %s: field %q must be a string", w.Name, "type")
+		w.Warn(s, tf.Val.Index, tf.Path(), "skipping hook handler in %s: field %q must be a string", w.Name, "type")
 		return fs, tf, false
 	}
 	return fs, tf, true
@@ -507,13 +512,13 @@ func (w *Walker) walkHandler(ev *EventRules, gi, hi int, h gjson.Result, path st
 		if profileKind {
 			break
 		}
-		w.Warn(s, tf.Val.Index, tf.Path, "skipping %s hook in %s: %s hooks are not supported yet", tf.Val.Str, w.Name, tf.Val.Str)
+		w.Warn(s, tf.Val.Index, tf.Path(), "skipping %s hook in %s: %s hooks are not supported yet", tf.Val.Str, w.Name, tf.Val.Str)
 		return nil
 	default:
 		if profileKind {
 			break
 		}
-		w.Warn(s, tf.Val.Index, tf.Path, "skipping hook handler in %s: unknown type %q", w.Name, tf.Val.Str)
+		w.Warn(s, tf.Val.Index, tf.Path(), "skipping hook handler in %s: unknown type %q", w.Name, tf.Val.Str)
 		return nil
 	}
 	for _, f := range fs.List {
@@ -578,7 +583,7 @@ type HandlerReader struct {
 
 // BadType reports a wrongly typed field; the handler is then skipped.
 func (r HandlerReader) BadType(f Field, want string) {
-	r.W.Warn(r.S, f.Val.Index, f.Path, "skipping %s hook in %s: field %q must be %s", r.Kind, r.W.Name, f.Key.Str, want)
+	r.W.Warn(r.S, f.Val.Index, f.Path(), "skipping %s hook in %s: field %q must be %s", r.Kind, r.W.Name, f.Key.Str, want)
 }
 
 // optString reads an optional string field; null counts as absent.
@@ -635,7 +640,7 @@ func (r HandlerReader) Timeout(ev *EventRules, f Field, v int, set bool) int {
 	t = min(max(t, 1), maxTimeoutSeconds)
 	if ev.MaxTimeout > 0 && t > ev.MaxTimeout {
 		if set {
-			r.W.Warn(r.S, f.Val.Index, f.Path, "clamping %s hook timeout to %ds in %s", ev.Name, ev.MaxTimeout, r.W.Name)
+			r.W.Warn(r.S, f.Val.Index, f.Path(), "clamping %s hook timeout to %ds in %s", ev.Name, ev.MaxTimeout, r.W.Name)
 		}
 		t = ev.MaxTimeout
 	}
@@ -699,13 +704,13 @@ func (r HandlerReader) command(ev *EventRules, h gjson.Result, path string) (Han
 	}
 
 	if strings.TrimSpace(cf.Val.Str) == "" {
-		r.W.Warn(r.S, cf.Val.Index, cf.Path, "skipping empty hook command in %s", r.W.Name)
+		r.W.Warn(r.S, cf.Val.Index, cf.Path(), "skipping empty hook command in %s", r.W.Name)
 		return hd, false
 	}
 	hd.Command = cf.Val.Str
 	switch {
 	case cwSet && cw2Set:
-		r.W.Warn(r.S, cw2f.Val.Index, cw2f.Path, "ignoring command_windows in %s: commandWindows is also set", r.W.Name)
+		r.W.Warn(r.S, cw2f.Val.Index, cw2f.Path(), "ignoring command_windows in %s: commandWindows is also set", r.W.Name)
 	case cw2Set:
 		cwf, cw, cwSet = cw2f, cw2, true
 	}
@@ -713,7 +718,7 @@ func (r HandlerReader) command(ev *EventRules, h gjson.Result, path string) (Han
 		// An empty Windows command would run nothing on Windows; fall back to
 		// command there rather than skip a hook that works elsewhere.
 		if strings.TrimSpace(cw) == "" {
-			r.W.Warn(r.S, cwf.Val.Index, cwf.Path, "ignoring empty %s in %s", cwf.Key.Str, r.W.Name)
+			r.W.Warn(r.S, cwf.Val.Index, cwf.Path(), "ignoring empty %s in %s", cwf.Key.Str, r.W.Name)
 		} else {
 			hd.CommandWindows = cw
 		}
@@ -725,14 +730,14 @@ func (r HandlerReader) command(ev *EventRules, h gjson.Result, path string) (Han
 	hd.AsyncConfigured = async
 	hd.Async = async
 	if async && ev.ForceSync {
-		r.W.Warn(r.S, af.Val.Index, af.Path, "running async %s hook synchronously in %s", ev.Name, r.W.Name)
+		r.W.Warn(r.S, af.Val.Index, af.Path(), "running async %s hook synchronously in %s", ev.Name, r.W.Name)
 		hd.Async = false
 	}
 	if limitSet {
 		if ev.ContextLimit {
 			hd.AdditionalContextLimit = &limit
 		} else {
-			r.W.Warn(r.S, lf.Val.Index, lf.Path, "ignoring additionalContextLimit for %s hook in %s", ev.Name, r.W.Name)
+			r.W.Warn(r.S, lf.Val.Index, lf.Path(), "ignoring additionalContextLimit for %s hook in %s", ev.Name, r.W.Name)
 		}
 	}
 	return hd, true
@@ -757,7 +762,7 @@ func (r HandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (Han
 		// The input is a template, hashed as written; a null has no TOML form,
 		// so Codex cannot hash it and rejects it.
 		if cfgContainsNull(f.Val) {
-			r.W.Warn(r.S, f.Val.Index, f.Path, "skipping MCP tool hook in %s: field %q must not contain null", r.W.Name, "input")
+			r.W.Warn(r.S, f.Val.Index, f.Path(), "skipping MCP tool hook in %s: field %q must not contain null", r.W.Name, "input")
 			return hd, false
 		}
 		input = json.RawMessage(f.Val.Raw)
@@ -783,7 +788,7 @@ func (r HandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (Han
 		if strings.TrimSpace(req.v) == "" {
 			at, atPath := h.Index, path
 			if req.f.Val.Exists() {
-				at, atPath = req.f.Val.Index, req.f.Path
+				at, atPath = req.f.Val.Index, req.f.Path()
 			}
 			r.W.Warn(r.S, at, atPath, "skipping MCP tool hook in %s: field %q must be a non-empty string", r.W.Name, req.name)
 			return hd, false
@@ -799,7 +804,7 @@ func (r HandlerReader) mcpTool(ev *EventRules, h gjson.Result, path string) (Han
 	hd.Timeout = r.Timeout(ev, tof, to, toSet)
 	hd.AsyncConfigured = async
 	if async {
-		r.W.Warn(r.S, af.Val.Index, af.Path, "running async MCP tool hook synchronously in %s: MCP tool hooks cannot be async", r.W.Name)
+		r.W.Warn(r.S, af.Val.Index, af.Path(), "running async MCP tool hook synchronously in %s: MCP tool hooks cannot be async", r.W.Name)
 	}
 	return hd, true
 }

@@ -217,7 +217,7 @@ func parseSoongHooks(p *hooks.Profile, data []byte, path, root string) ([]*hooks
 	if f, ok := fields.Get("version"); !ok {
 		w.Warn(top, doc.Index, "", "missing field %q in %s: reading it as version %s", "version", w.Name, soongVersion)
 	} else if f.Val.Type != gjson.Number || f.Val.Raw != soongVersion {
-		w.Warn(top, f.Val.Index, f.Path, "skipping %s: unsupported version %s (this hookd reads \"version\": %s)", w.Name, f.Val.Raw, soongVersion)
+		w.Warn(top, f.Val.Index, f.Path(), "skipping %s: unsupported version %s (this hookd reads \"version\": %s)", w.Name, f.Val.Raw, soongVersion)
 		return nil, w.Warns
 	}
 	for _, f := range fields.List {
@@ -229,7 +229,7 @@ func parseSoongHooks(p *hooks.Profile, data []byte, path, root string) ([]*hooks
 	switch {
 	case !ok || f.Val.Type == gjson.Null:
 	case !f.Val.IsObject():
-		w.Warn(top, f.Val.Index, f.Path, "ignoring field %q in %s: expected an object of hook events", "hooks", w.Name)
+		w.Warn(top, f.Val.Index, f.Path(), "ignoring field %q in %s: expected an object of hook events", "hooks", w.Name)
 	default:
 		w.walkSoongEvents(f.Val, root)
 	}
@@ -246,7 +246,7 @@ func (w *walker) walkSoongEvents(obj gjson.Result, root string) {
 	fs := w.Fields(obj, "hooks", top)
 	for _, f := range fs.List {
 		if w.Profile.Event(f.Key.Str) == nil {
-			w.Warn(top, f.Key.Index, f.Path, "ignoring unknown hook event %q in %s (events: %s)",
+			w.Warn(top, f.Key.Index, f.Path(), "ignoring unknown hook event %q in %s (events: %s)",
 				f.Key.Str, w.Name, strings.Join(w.Profile.EventNames(), ", "))
 		}
 	}
@@ -256,13 +256,13 @@ func (w *walker) walkSoongEvents(obj gjson.Result, root string) {
 			continue
 		}
 		if !f.Val.IsArray() {
-			w.Warn(hooks.Site{Event: ev.Name, Group: -1, Handler: -1}, f.Val.Index, f.Path,
+			w.Warn(hooks.Site{Event: ev.Name, Group: -1, Handler: -1}, f.Val.Index, f.Path(),
 				"ignoring hook event %q in %s: expected an array of rules", ev.Name, w.Name)
 			continue
 		}
 		ri := 0
 		f.Val.ForEach(func(_, r gjson.Result) bool {
-			w.walkSoongRule(ev, ri, r, fmt.Sprintf("%s[%d]", f.Path, ri), root)
+			w.walkSoongRule(ev, ri, r, fmt.Sprintf("%s[%d]", f.Path(), ri), root)
 			ri++
 			return true
 		})
@@ -299,14 +299,14 @@ func (w *walker) soongMatcher(ev *hooks.EventRules, s hooks.Site, rule hooks.Fie
 		return m, true
 	}
 	if !f.Val.IsObject() {
-		w.Warn(s, f.Val.Index, f.Path, "skipping rule in %s: matcher %s must be an object such as "+
+		w.Warn(s, f.Val.Index, f.Path(), "skipping rule in %s: matcher %s must be an object such as "+
 			`{"tool": "Bash", "tag": "write", "pathPrefix": "src/"} (soong matchers are exact: no regex or glob)`, w.Name, f.Val.Raw)
 		return nil, false
 	}
-	fs := w.Fields(f.Val, f.Path, s)
+	fs := w.Fields(f.Val, f.Path(), s)
 	for _, mf := range fs.List {
 		if !containsString(soongMatcherFields, mf.Key.Str) {
-			w.Warn(s, mf.Key.Index, mf.Path, "skipping rule in %s: unknown matcher field %q (matchers take %s; "+
+			w.Warn(s, mf.Key.Index, mf.Path(), "skipping rule in %s: unknown matcher field %q (matchers take %s; "+
 				"ignoring it would make the rule match more than written)", w.Name, mf.Key.Str, strings.Join(soongMatcherFields, ", "))
 			return nil, false
 		}
@@ -317,7 +317,7 @@ func (w *walker) soongMatcher(ev *hooks.EventRules, s hooks.Site, rule hooks.Fie
 			continue
 		}
 		if mf.Val.Type != gjson.String || mf.Val.Str == "" {
-			w.Warn(s, mf.Val.Index, mf.Path, "skipping rule in %s: matcher field %q must be a non-empty string", w.Name, name)
+			w.Warn(s, mf.Val.Index, mf.Path(), "skipping rule in %s: matcher field %q must be a non-empty string", w.Name, name)
 			return nil, false
 		}
 		v := mf.Val.Str
@@ -327,12 +327,12 @@ func (w *walker) soongMatcher(ev *hooks.EventRules, s hooks.Site, rule hooks.Fie
 			meta = "*?"
 		}
 		if strings.ContainsAny(v, meta) {
-			w.Warn(s, mf.Val.Index, mf.Path, "matcher field %q in %s is compared literally: %q has no regex or glob meaning here", name, w.Name, v)
+			w.Warn(s, mf.Val.Index, mf.Path(), "matcher field %q in %s is compared literally: %q has no regex or glob meaning here", name, w.Name, v)
 		}
 		switch name {
 		case "tool":
 			if !ev.ToolEvent {
-				w.Warn(s, mf.Val.Index, mf.Path, "skipping rule in %s: %s has no tool, so matcher field %q never matches", w.Name, ev.Name, name)
+				w.Warn(s, mf.Val.Index, mf.Path(), "skipping rule in %s: %s has no tool, so matcher field %q never matches", w.Name, ev.Name, name)
 				return nil, false
 			}
 			m.tool, m.hasTool = v, true
@@ -353,7 +353,7 @@ func (w *walker) soongHandler(ev *hooks.EventRules, ri, hi int, h gjson.Result, 
 		return nil
 	}
 	if tf.Val.Str != hooks.TypeCommand {
-		w.Warn(s, tf.Val.Index, tf.Path, "skipping %q hook in %s: the soong profile runs command hooks only", tf.Val.Str, w.Name)
+		w.Warn(s, tf.Val.Index, tf.Path(), "skipping %q hook in %s: the soong profile runs command hooks only", tf.Val.Str, w.Name)
 		return nil
 	}
 	for _, f := range fs.List {
@@ -371,7 +371,7 @@ func (w *walker) soongHandler(ev *hooks.EventRules, ri, hi int, h gjson.Result, 
 		r.BadType(cf, "a string")
 		return nil
 	case strings.TrimSpace(cf.Val.Str) == "":
-		w.Warn(s, cf.Val.Index, cf.Path, "skipping empty hook command in %s", w.Name)
+		w.Warn(s, cf.Val.Index, cf.Path(), "skipping empty hook command in %s", w.Name)
 		return nil
 	}
 	tof, to, toSet, ok := r.OptCount("timeout")
