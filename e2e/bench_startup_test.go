@@ -2,11 +2,11 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,39 +73,7 @@ const (
 )
 
 func benchStartup(b *testing.B, plugins, cache int) {
-	dir := benchPlugins(b, plugins)
-	home, cwd := b.TempDir(), b.TempDir()
-	b.Setenv("TMPDIR", b.TempDir())
-	cacheHome := b.TempDir()
-	b.Setenv("XDG_CACHE_HOME", cacheHome)
-	if cache == cacheOff {
-		b.Setenv("HOOKD_NO_CACHE", "1")
-	}
-	bin := benchBin(b)
-	ctx := context.Background()
-	params := map[string]any{"session": map[string]any{"id": "s1", "cwd": cwd},
-		"config": map[string]any{"home": home, "pluginDirs": []string{dir}}}
-	start := func() (*client.Client, json.RawMessage) {
-		c, err := client.Start(ctx, bin, nil, "serve", "--log-level", "error")
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := c.Initialize(ctx, params)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return c, res
-	}
-	if cache == cacheWarm {
-		// The cache keeps no file changed in the last moments (racy
-		// times): let the new tree age, then fill the cache.
-		time.Sleep(200 * time.Millisecond)
-		c, _ := start()
-		// A session that ends writes the cache first.
-		if _, err := c.Close(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	start, cacheHome := startupSession(b, plugins, cache)
 	var cpu time.Duration
 	for b.Loop() {
 		if cache == cacheCold {
@@ -120,16 +88,116 @@ func benchStartup(b *testing.B, plugins, cache int) {
 			}
 			b.StartTimer()
 		}
-		c, res := start()
+		c := start()
 		b.StopTimer()
 		cpu += procCPU(c.Pid())
-		if !strings.Contains(string(res), fmt.Sprintf(`"installed":%d`, 2*plugins)) {
-			b.Fatalf("initialize: %s", res)
-		}
 		c.Kill()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "hookd-cpu-us/op")
+}
+
+// startupSession makes the plugins and folders of a start-up benchmark and
+// returns start, which spawns "hookd serve" and returns it once its
+// initialize reply is read (checked to list every plugin's hooks), and the
+// cache home. A warm cache is filled before it returns.
+func startupSession(b *testing.B, plugins, cache int) (start func() *client.Client, cacheHome string) {
+	dir := benchPlugins(b, plugins)
+	home, cwd := b.TempDir(), b.TempDir()
+	b.Setenv("TMPDIR", b.TempDir())
+	cacheHome = b.TempDir()
+	b.Setenv("XDG_CACHE_HOME", cacheHome)
+	if cache == cacheOff {
+		b.Setenv("HOOKD_NO_CACHE", "1")
+	}
+	bin := benchBin(b)
+	ctx := context.Background()
+	params := map[string]any{"session": map[string]any{"id": "s1", "cwd": cwd},
+		"config": map[string]any{"home": home, "pluginDirs": []string{dir}}}
+	start = func() *client.Client {
+		c, err := client.Start(ctx, bin, nil, "serve", "--log-level", "error")
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := c.Initialize(ctx, params)
+		if err != nil {
+			c.Kill()
+			b.Fatal(err)
+		}
+		if !strings.Contains(string(res), fmt.Sprintf(`"installed":%d`, 2*plugins)) {
+			c.Kill()
+			b.Fatalf("initialize: %s", res)
+		}
+		return c
+	}
+	if cache == cacheWarm {
+		// The cache keeps no file changed in the last moments (racy
+		// times): let the new tree age, then fill the cache.
+		time.Sleep(200 * time.Millisecond)
+		c := start()
+		// A session that ends writes the cache first.
+		if _, err := c.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return start, cacheHome
+}
+
+// BenchmarkStartup_Initialize200PluginsOverVersion is the start-up ratio
+// taken spawn by spawn: each iteration spawns "hookd serve" with 200
+// plugins up to its initialize reply (the cache warm) and "hookd version"
+// up to its exit, the two in turn (which goes first alternates), and
+// pair-ratio is the median over the iterations of the first's time over the
+// second's. A drift of the machine's speed during the run falls on both
+// halves of a pair, which the medians of two separate benchmarks cannot
+// promise on a shared machine.
+func BenchmarkStartup_Initialize200PluginsOverVersion(b *testing.B) {
+	start, _ := startupSession(b, 200, cacheWarm)
+	bin := benchBin(b)
+	version := func() time.Duration {
+		t0 := time.Now()
+		if out, err := exec.Command(bin, "version").Output(); err != nil || len(out) == 0 {
+			b.Fatalf("hookd version: %v %q", err, out)
+		}
+		return time.Since(t0)
+	}
+	serve := func() time.Duration {
+		t0 := time.Now()
+		c := start()
+		d := time.Since(t0)
+		c.Kill()
+		return d
+	}
+	var ratios, serves, versions []float64
+	i := 0
+	for b.Loop() {
+		var s, v time.Duration
+		if i%2 == 0 {
+			s, v = serve(), version()
+		} else {
+			v, s = version(), serve()
+		}
+		i++
+		ratios = append(ratios, float64(s)/float64(v))
+		serves = append(serves, float64(s))
+		versions = append(versions, float64(v))
+	}
+	b.ReportMetric(median(ratios), "pair-ratio")
+	b.ReportMetric(median(serves), "initialize-ns")
+	b.ReportMetric(median(versions), "version-ns")
+}
+
+// median of xs (which it sorts).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // BenchmarkStartup_Version is the baseline: spawn → exit of "hookd version".
