@@ -360,10 +360,10 @@ func (w *Walker) WalkHooks(obj gjson.Result, path string) {
 		case !f.Val.IsArray():
 			w.Warn(s, f.Val.Index, f.Path(), "ignoring hook event %q in %s: expected an array of matcher groups", ev.Name, w.Name)
 		default:
-			gi := 0
+			gi, path := 0, f.Path()
 			f.Val.ForEach(func(_, g gjson.Result) bool {
 				w.nonEmpty = true
-				w.walkGroup(ev, gi, g, cfgIndexPath(f.Path(), gi))
+				w.walkGroup(ev, gi, g, cfgIndexPath(path, gi))
 				gi++
 				return true
 			})
@@ -431,9 +431,9 @@ func (w *Walker) Handlers(fs FieldSet, s Site, noun string, read func(hi int, h 
 		w.Warn(s, hf.Val.Index, hf.Path(), "skipping %s in %s: field %q must be an array", noun, w.Name, "hooks")
 		return
 	}
-	hi := 0
+	hi, path := 0, hf.Path()
 	hf.Val.ForEach(func(_, h gjson.Result) bool {
-		if hook := read(hi, h, cfgIndexPath(hf.Path(), hi)); hook != nil {
+		if hook := read(hi, h, cfgIndexPath(path, hi)); hook != nil {
 			w.Hooks = append(w.Hooks, hook)
 		}
 		hi++

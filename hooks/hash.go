@@ -49,7 +49,7 @@ type lazyHash struct {
 	value string
 }
 
-// hashed is the part of a hook its hash is of (hookIdentity).
+// hashed is the part of a hook its hash is of (identity).
 type hashed struct {
 	handler    Handler
 	matcher    string
@@ -85,14 +85,9 @@ func identityHash(label string, r *hashed) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// hookIdentity is the canonical JSON that is hashed. windows selects the
-// command Codex would run there (commandWindows when set).
-func hookIdentity(label string, h *Hook, windows bool) []byte {
-	r := hashedOf(h)
-	return identity(label, &r, windows)
-}
-
-// identity is hookIdentity of the hashed part of a hook.
+// identity is the canonical JSON that is hashed, of the hashed part of a
+// hook. windows selects the command Codex would run there (commandWindows
+// when set).
 func identity(label string, h *hashed, windows bool) []byte {
 	hd := h.handler
 	handler := map[string]any{"type": hd.Type, "timeout": hd.Timeout}

@@ -177,3 +177,9 @@ func TestHash_IsOfTheHookAsReadWheneverAsked(t *testing.T) {
 		t.Error("a hook never hashed has a hash")
 	}
 }
+
+// hookIdentity is the identity hashed for h as it is now.
+func hookIdentity(label string, h *Hook, windows bool) []byte {
+	r := hashedOf(h)
+	return identity(label, &r, windows)
+}

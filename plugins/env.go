@@ -92,15 +92,16 @@ func Placeholders(env map[string]string) []Placeholder {
 	return ph
 }
 
-// placeholderForms are the plugin variables Placeholders knows, with their
-// brace and bare forms (made once: every plugin of a load has them).
-var placeholderForms = func() []struct{ name, text, instead string } {
-	var forms []struct{ name, text, instead string }
-	for _, name := range []string{EnvRoot, EnvClaudeRoot, EnvData, EnvClaudeData} {
-		forms = append(forms, struct{ name, text, instead string }{name, "${" + name + "}", "$" + name})
-	}
-	return forms
-}()
+// placeholderForm is a plugin variable with its brace and bare forms.
+type placeholderForm struct{ name, text, instead string }
+
+func formOf(name string) placeholderForm {
+	return placeholderForm{name: name, text: "${" + name + "}", instead: "$" + name}
+}
+
+// placeholderForms are the variables Placeholders knows, made once: every
+// plugin of a load has them.
+var placeholderForms = []placeholderForm{formOf(EnvRoot), formOf(EnvClaudeRoot), formOf(EnvData), formOf(EnvClaudeData)}
 
 // Expand replaces the brace forms ${PLUGIN_ROOT}, ${CLAUDE_PLUGIN_ROOT},
 // ${PLUGIN_DATA} and ${CLAUDE_PLUGIN_DATA} in a command with their values in

@@ -260,9 +260,9 @@ func (w *walker) walkSoongEvents(obj gjson.Result, root string) {
 				"ignoring hook event %q in %s: expected an array of rules", ev.Name, w.Name)
 			continue
 		}
-		ri := 0
+		ri, path := 0, f.Path()
 		f.Val.ForEach(func(_, r gjson.Result) bool {
-			w.walkSoongRule(ev, ri, r, fmt.Sprintf("%s[%d]", f.Path(), ri), root)
+			w.walkSoongRule(ev, ri, r, fmt.Sprintf("%s[%d]", path, ri), root)
 			ri++
 			return true
 		})
