@@ -442,13 +442,19 @@ func (w *Walker) Handlers(fs FieldSet, s Site, noun string, read func(hi int, h 
 }
 
 func (w *Walker) compile(ev *EventRules, pattern string) (Matcher, error) {
+	return compileMatcher(w.Profile, ev, pattern)
+}
+
+// compileMatcher compiles a group's matcher by the event's rule, else the
+// profile's, else Codex's.
+func compileMatcher(p *Profile, ev *EventRules, pattern string) (Matcher, error) {
 	if ev.CompileMatcher != nil {
 		return ev.CompileMatcher(pattern)
 	}
-	if w.Profile.CompileMatcher == nil {
+	if p.CompileMatcher == nil {
 		return CodexMatcher(pattern)
 	}
-	return w.Profile.CompileMatcher(pattern)
+	return p.CompileMatcher(pattern)
 }
 
 // matcherErrText drops the `invalid matcher "<m>": ` prefix a compiler may

@@ -39,6 +39,14 @@ func TestPluginCache_SessionIsTheFilesSession(t *testing.T) {
 			files[filepath.Join(local, "missing", ".claude-plugin", "plugin.json")] = `{"name": "missing", "hooks": ["./missing.json", 7]}`
 			files[filepath.Join(local, "unparsable", ".codex-plugin", "plugin.json")] = `{"name": "unparsable"}`
 			files[filepath.Join(local, "unparsable", "hooks", "hooks.json")] = `{"hooks": `
+			// Every field a handler can set, under either profile (what
+			// one does not take, it warns about), and a Claude Code "if".
+			files[filepath.Join(local, "full", ".codex-plugin", "plugin.json")] = `{"name": "full"}`
+			files[filepath.Join(local, "full", ".claude-plugin", "plugin.json")] = `{"name": "full"}`
+			files[filepath.Join(local, "full", "hooks", "hooks.json")] = fullPluginHooks
+			files[filepath.Join(local, "if", ".claude-plugin", "plugin.json")] = `{"name": "if"}`
+			files[filepath.Join(local, "if", ".codex-plugin", "plugin.json")] = `{"name": "if"}`
+			files[filepath.Join(local, "if", "hooks", "hooks.json")] = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "if": "Bash(git *)"}]}]}}`
 			for path, body := range files {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
@@ -50,6 +58,7 @@ func TestPluginCache_SessionIsTheFilesSession(t *testing.T) {
 			// The cache keeps nothing changed in its last moments.
 			time.Sleep(150 * time.Millisecond)
 			disc := DiscoverOptions{Home: home, PluginDirs: []string{installed, local}, DataHome: t.TempDir()}
+			var wantHooks []*Hook
 			session := func(cache string, state []byte) (Summary, []HookInfo, []Warning) {
 				t.Helper()
 				d := disc
@@ -62,6 +71,13 @@ func TestPluginCache_SessionIsTheFilesSession(t *testing.T) {
 				}
 				plugins.WaitCacheWrites()
 				list, warns := e.List("")
+				// Every hook whole, its matcher and hash's makings too.
+				hooks, _ := e.snapshot()
+				if wantHooks == nil {
+					wantHooks = hooks
+				} else if !sameParse(hooks, nil, wantHooks, nil) {
+					t.Errorf("the hooks differ from the files' hooks in more than their list shows")
+				}
 				return sum, list, warns
 			}
 			_, first, _ := session("", nil)
@@ -72,17 +88,30 @@ func TestPluginCache_SessionIsTheFilesSession(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			wantHooks = nil
 			wantSum, want, wantWarns := session("", state)
 			if want[0].Trust != TrustTrusted || len(wantWarns) == 0 {
 				t.Fatalf("trust %q, %d warnings: the tree is not what the test means", want[0].Trust, len(wantWarns))
 			}
 			cache := t.TempDir()
-			for _, load := range []string{"cold", "warm"} {
+			for _, load := range []string{"cold", "warm", "warm again"} {
 				hits, _, _ := plugins.CacheStats()
+				taken := parsesTaken.Load()
 				sum, got, warns := session(cache, state)
 				hitsAfter, _, _ := plugins.CacheStats()
-				if load == "warm" && hitsAfter-hits < 9 {
-					t.Errorf("warm: %d plugins from the cache, want all 9", hitsAfter-hits)
+				if load != "cold" && hitsAfter-hits != 12 {
+					t.Errorf("%s: %d plugin folders from the cache, want all 12", load, hitsAfter-hits)
+				}
+				// Each plugin's parse too: Codex takes every folder with a
+				// manifest of either host (12), Claude Code those with its
+				// own (11), but for the one with an "if", whose matcher is
+				// more than its text.
+				wantTaken := map[string]int64{"codex": 12, "claude": 10}[name]
+				if load == "cold" {
+					wantTaken = 0
+				}
+				if n := parsesTaken.Load() - taken; n != wantTaken {
+					t.Errorf("%s: %d plugins' parse from the cache, want %d", load, n, wantTaken)
 				}
 				if !reflect.DeepEqual(sum, wantSum) {
 					t.Errorf("%s cache: summary %+v, want %+v", load, sum, wantSum)
@@ -97,3 +126,20 @@ func TestPluginCache_SessionIsTheFilesSession(t *testing.T) {
 		})
 	}
 }
+
+// fullPluginHooks sets every field a handler of each kind can have.
+const fullPluginHooks = `{"hooks": {
+  "PreToolUse": [
+    {"matcher": "Edit|Wri.*", "sequential": true, "hooks": [
+      {"type": "command", "command": "${PLUGIN_ROOT}/a.sh", "commandWindows": "a.cmd", "timeout": 7, "async": true,
+       "statusMessage": "checking", "additionalContextLimit": 300, "onFailure": "block", "asyncRewake": true, "shell": "bash"},
+      {"type": "command", "command": "prog", "args": ["x", "${CLAUDE_PLUGIN_ROOT}/y"]},
+      {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"path": "${tool_input.file_path}"}, "timeout": 3},
+      {"type": "http", "url": "http://127.0.0.1:9/h", "headers": {"X": "1"}},
+      {"type": "prompt", "prompt": "is it fine?"},
+      {"type": "command"}
+    ]}
+  ],
+  "Stop": [{"hooks": [{"type": "command", "command": "true", "unknownField": 1}]}],
+  "NoSuchEvent": []
+}}`

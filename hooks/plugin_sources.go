@@ -41,12 +41,22 @@ func (d *DiscoveryRun) plugins(p *Profile, opts DiscoverOptions) {
 		d.Warns = append(d.Warns, Warning{Message: fmt.Sprintf("ignoring plugins: the %s profile does not load plugin hooks", p.Name)})
 		return
 	}
-	found, warns := plugins.Load(plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: PluginDataHome(p, opts), Rule: p.PluginRule,
-		InstallCache: installCache(p, opts), CacheDir: opts.PluginCache})
+	d.LoadPlugins(p, plugins.Options{Plugins: opts.Plugins, Dirs: opts.PluginDirs, DataHome: PluginDataHome(p, opts), Rule: p.PluginRule,
+		InstallCache: installCache(p, opts), CacheDir: opts.PluginCache}, nil)
+}
+
+// LoadPlugins loads the plugins o describes, adds their warnings and
+// (AddPlugins, with skip) their hooks, and returns them. The load cache's
+// write waits until their hooks are parsed, so that what the parse offers
+// the cache (parsePlugin) is written with them.
+func (d *DiscoveryRun) LoadPlugins(p *Profile, o plugins.Options, skip func(*plugins.Plugin) Warning) []*plugins.Plugin {
+	defer plugins.HoldCacheWrites()()
+	found, warns := plugins.Load(o)
 	for _, w := range warns {
 		d.Warns = append(d.Warns, Warning{Source: w.Source, Message: w.Message})
 	}
-	d.AddPlugins(p, found, nil)
+	d.AddPlugins(p, found, skip)
+	return found
 }
 
 // DefaultPluginCache is the plugin load cache's folder for a session:
@@ -116,15 +126,28 @@ func (d *DiscoveryRun) AddPlugins(p *Profile, pls []*plugins.Plugin, skip func(*
 	}
 }
 
-// parsePlugin parses one plugin's hooks sources, in order.
-func parsePlugin(p *Profile, pl *plugins.Plugin) (all []*Hook, allWarns []Warning) {
+// parsePlugin parses one plugin's hooks sources, in order, or takes what
+// an earlier parse of the same files gave from the plugin load cache
+// (parse_cache.go).
+func parsePlugin(p *Profile, pl *plugins.Plugin) ([]*Hook, []Warning) {
+	if data, ok := pl.CachedParse(); ok {
+		if hooks, warns, ok := decodeParse(p, pl, data); ok {
+			parsesTaken.Add(1)
+			return hooks, warns
+		}
+		return parsePluginFiles(p, pl)
+	}
+	hooks, warns := parsePluginFiles(p, pl)
+	pl.OfferParse(func() []byte { return keepParse(p, pl) })
+	return hooks, warns
+}
+
+// parsePluginFiles parses one plugin's hooks sources, in order.
+func parsePluginFiles(p *Profile, pl *plugins.Plugin) (all []*Hook, allWarns []Warning) {
 	env := pl.Env()
 	ph := plugins.Placeholders(env)
 	for _, s := range pl.Sources {
-		src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
-		if !pl.InstallCache {
-			src.pluginRoot = pl.RealRoot
-		}
+		src := pluginSource(pl, s)
 		var hooks []*Hook
 		var warns []Warning
 		if s.Inline != nil {
@@ -152,6 +175,15 @@ func parsePlugin(p *Profile, pl *plugins.Plugin) (all []*Hook, allWarns []Warnin
 		allWarns = append(allWarns, warns...)
 	}
 	return all, allWarns
+}
+
+// pluginSource is where the hooks of one of pl's sources come from.
+func pluginSource(pl *plugins.Plugin, s plugins.Source) Source {
+	src := Source{Layer: LayerPlugin, Path: s.Path, Plugin: pl.Name}
+	if !pl.InstallCache {
+		src.pluginRoot = pl.RealRoot
+	}
+	return src
 }
 
 // pasteProblem says why a plugin hook's command cannot have its plugin

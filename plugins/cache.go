@@ -14,10 +14,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/adrg/xdg"
 
+	"github.com/hookd/hookd/internal/bincode"
 	"github.com/hookd/hookd/internal/regfile"
 )
 
@@ -90,7 +90,7 @@ var racyWindow = 100 * time.Millisecond
 
 // cacheVersion names the file layout; the executable's identity is in the
 // settings too (cacheSettings), so another build never uses this one's file.
-const cacheMagic = "hookd plugin load cache 1\n"
+const cacheMagic = "hookd plugin load cache 2\n"
 
 // stamp is the identity and metadata of one path, as lstat gives them.
 type stamp struct {
@@ -180,6 +180,9 @@ type loadCache struct {
 	mu       sync.Mutex
 	next     []*cacheEntry
 	hits     int
+	// unparsed counts the hits whose entry has no parse kept (parseSlot):
+	// the caller may offer one, which is worth a write.
+	unparsed int
 	// pending are this load's reads that may be kept (store).
 	pending []pendingEntry
 	// anchors are the folders witnesses are looked up from; local are the
@@ -297,6 +300,9 @@ func (c *loadCache) replay(j *candidate) bool {
 	c.mu.Lock()
 	c.next = append(c.next, e)
 	c.hits++
+	if e.plugin != nil && !e.plugin.parse.answered() {
+		c.unparsed++
+	}
 	c.mu.Unlock()
 	return true
 }
@@ -347,7 +353,8 @@ func (c *loadCache) store(key string, j *candidate, rec *recorder) {
 	e := &cacheEntry{key: key, resolve: !j.versions, root: j.c.Root, warns: slices.Clone(j.warns), hookWarns: slices.Clone(j.hookWarns)}
 	if j.plugin != nil {
 		// A copy: the caller's plugin is its own while the cache is
-		// written.
+		// written. The two share the room for the caller's parse.
+		j.plugin.parse = &parseSlot{}
 		p := *j.plugin
 		p.Sources = slices.Clone(p.Sources)
 		e.plugin = &p
@@ -568,7 +575,7 @@ func (c *loadCache) save() {
 	if c == nil {
 		return
 	}
-	if len(c.pending) == 0 && c.hits == len(c.old) {
+	if len(c.pending) == 0 && c.hits == len(c.old) && c.unparsed == 0 {
 		c.anchors.close()
 		return
 	}
@@ -602,7 +609,13 @@ func (c *loadCache) write() {
 			kept++
 		}
 	}
-	if kept == 0 && c.hits == len(c.old) {
+	parsed := 0
+	for _, e := range c.next {
+		if e.plugin != nil && e.plugin.parse.take() {
+			parsed++
+		}
+	}
+	if kept == 0 && c.hits == len(c.old) && parsed == 0 {
 		return
 	}
 	slices.SortFunc(c.next, func(a, b *cacheEntry) int { return strings.Compare(a.key, b.key) })
@@ -703,135 +716,63 @@ func pruneCacheDir(dir, keep string) {
 // that. Numbers are uvarints, strings and byte strings a length and their
 // bytes.
 
-type cacheWriter struct{ b []byte }
-
-func (w *cacheWriter) num(n uint64)   { w.b = binary.AppendUvarint(w.b, n) }
-func (w *cacheWriter) str(s string)   { w.num(uint64(len(s))); w.b = append(w.b, s...) }
-func (w *cacheWriter) bytes(p []byte) { w.num(uint64(len(p))); w.b = append(w.b, p...) }
-func (w *cacheWriter) flag(v bool) {
-	if v {
-		w.num(1)
-	} else {
-		w.num(0)
-	}
-}
-
-func (w *cacheWriter) warnings(ws []Warning) {
-	w.num(uint64(len(ws)))
+// writeWarnings appends ws; readWarnings reads them.
+func writeWarnings(w *bincode.Writer, ws []Warning) {
+	w.Num(uint64(len(ws)))
 	for _, x := range ws {
-		w.str(x.Source)
-		w.str(x.Message)
+		w.Str(x.Source)
+		w.Str(x.Message)
 	}
 }
 
 func encodeCache(settings string, entries []*cacheEntry) []byte {
-	w := &cacheWriter{b: []byte(cacheMagic)}
-	w.str(settings)
-	w.num(uint64(len(entries)))
+	w := &bincode.Writer{B: []byte(cacheMagic)}
+	w.Str(settings)
+	w.Num(uint64(len(entries)))
 	for _, e := range entries {
-		w.str(e.key)
-		w.num(uint64(len(e.witness)))
+		w.Str(e.key)
+		w.Num(uint64(len(e.witness)))
 		for _, s := range e.witness {
-			w.str(s.path)
-			w.num(s.dev)
-			w.num(s.ino)
-			w.num(uint64(s.mode))
-			w.num(uint64(s.size))
-			w.num(uint64(s.mtime))
-			w.num(uint64(s.ctime))
+			w.Str(s.path)
+			w.Num(s.dev)
+			w.Num(s.ino)
+			w.Num(uint64(s.mode))
+			w.Num(uint64(s.size))
+			w.Num(uint64(s.mtime))
+			w.Num(uint64(s.ctime))
 		}
-		w.flag(e.resolve)
-		w.str(e.root)
-		w.warnings(e.warns)
-		w.warnings(e.hookWarns)
-		w.flag(e.plugin != nil)
+		w.Flag(e.resolve)
+		w.Str(e.root)
+		writeWarnings(w, e.warns)
+		writeWarnings(w, e.hookWarns)
+		w.Flag(e.plugin != nil)
 		if p := e.plugin; p != nil {
 			for _, s := range []string{p.Name, p.Marketplace, p.Root, p.RealRoot, p.DataDir, p.Manifest} {
-				w.str(s)
+				w.Str(s)
 			}
-			w.flag(p.InstallCache)
-			w.num(uint64(len(p.Sources)))
+			w.Flag(p.InstallCache)
+			w.Num(uint64(len(p.Sources)))
 			for _, s := range p.Sources {
-				w.str(s.Key)
-				w.str(s.Path)
-				w.flag(s.File != nil)
-				w.bytes(s.File)
-				w.flag(s.Inline != nil)
-				w.bytes(s.Inline)
+				w.Str(s.Key)
+				w.Str(s.Path)
+				w.Flag(s.File != nil)
+				w.Bytes(s.File)
+				w.Flag(s.Inline != nil)
+				w.Bytes(s.Inline)
 			}
+			kept := p.parse.data()
+			w.Flag(kept != nil)
+			w.Bytes(kept)
 		}
 	}
-	return binary.LittleEndian.AppendUint32(w.b, crc32.ChecksumIEEE(w.b))
+	return binary.LittleEndian.AppendUint32(w.B, crc32.ChecksumIEEE(w.B))
 }
 
-// cacheReader reads what cacheWriter wrote; the first problem sets bad and
-// every read after it gives zero values.
-type cacheReader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *cacheReader) num() uint64 {
-	if r.bad {
-		return 0
-	}
-	n, k := binary.Uvarint(r.b)
-	if k <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[k:]
-	return n
-}
-
-func (r *cacheReader) raw() []byte {
-	n := r.num()
-	if r.bad || n > uint64(len(r.b)) {
-		r.bad = true
-		return nil
-	}
-	p := r.b[:n:n]
-	r.b = r.b[n:]
-	return p
-}
-
-// str is a string of the bytes in place: the file's bytes are read into a
-// buffer of their own, never written again, and kept as long as anything
-// taken from them (raw hands out slices of them too).
-func (r *cacheReader) str() string {
-	p := r.raw()
-	if len(p) == 0 {
-		return ""
-	}
-	return unsafe.String(&p[0], len(p))
-}
-
-func (r *cacheReader) flag() bool {
-	switch r.num() {
-	case 0:
-		return false
-	case 1:
-		return true
-	}
-	r.bad = true
-	return false
-}
-
-// count reads a length that at least min bytes each must follow.
-func (r *cacheReader) count(min int) int {
-	n := r.num()
-	if r.bad || n > uint64(len(r.b)/min) {
-		r.bad = true
-		return 0
-	}
-	return int(n)
-}
-
-func (r *cacheReader) warnings() []Warning {
-	n := r.count(2)
+func readWarnings(r *bincode.Reader) []Warning {
+	n := r.Count(2)
 	var out []Warning
 	for range n {
-		out = append(out, Warning{Source: r.str(), Message: r.str()})
+		out = append(out, Warning{Source: r.Str(), Message: r.Str()})
 	}
 	return out
 }
@@ -848,44 +789,133 @@ func decodeCache(data []byte, settings string) ([]*cacheEntry, bool) {
 		return nil, false
 	}
 	// The entries' bytes and strings stay in data (str).
-	r := &cacheReader{b: body[len(cacheMagic):]}
-	if r.str() != settings {
+	r := &bincode.Reader{B: body[len(cacheMagic):]}
+	if r.Str() != settings {
 		return nil, false
 	}
-	n := r.count(8)
+	n := r.Count(8)
 	out := make([]*cacheEntry, 0, n)
 	for range n {
-		e := &cacheEntry{key: r.str()}
-		for range r.count(7) {
-			e.witness = append(e.witness, stamp{path: r.str(), dev: r.num(), ino: r.num(), mode: uint32(r.num()),
-				size: int64(r.num()), mtime: int64(r.num()), ctime: int64(r.num())})
+		e := &cacheEntry{key: r.Str()}
+		for range r.Count(7) {
+			e.witness = append(e.witness, stamp{path: r.Str(), dev: r.Num(), ino: r.Num(), mode: uint32(r.Num()),
+				size: int64(r.Num()), mtime: int64(r.Num()), ctime: int64(r.Num())})
 		}
-		e.resolve = r.flag()
-		e.root = r.str()
-		e.warns = r.warnings()
-		e.hookWarns = r.warnings()
-		if r.flag() {
-			p := &Plugin{Name: r.str(), Marketplace: r.str(), Root: r.str(), RealRoot: r.str(), DataDir: r.str(), Manifest: r.str()}
-			p.InstallCache = r.flag()
-			for range r.count(6) {
-				s := Source{Key: r.str(), Path: r.str()}
-				if file, data := r.flag(), r.raw(); file {
+		e.resolve = r.Flag()
+		e.root = r.Str()
+		e.warns = readWarnings(r)
+		e.hookWarns = readWarnings(r)
+		if r.Flag() {
+			p := &Plugin{Name: r.Str(), Marketplace: r.Str(), Root: r.Str(), RealRoot: r.Str(), DataDir: r.Str(), Manifest: r.Str()}
+			p.InstallCache = r.Flag()
+			for range r.Count(6) {
+				s := Source{Key: r.Str(), Path: r.Str()}
+				if file, data := r.Flag(), r.Raw(); file {
 					s.File = data
 				}
-				if inline, data := r.flag(), r.raw(); inline {
+				if inline, data := r.Flag(), r.Raw(); inline {
 					s.Inline = data
 				}
 				p.Sources = append(p.Sources, s)
 			}
+			p.parse = &parseSlot{}
+			if answered, kept := r.Flag(), r.Raw(); answered {
+				// In place, as the sources are (str); never nil once
+				// answered, even when empty.
+				p.parse.kept = kept
+				if kept == nil {
+					p.parse.kept = []byte{}
+				}
+			}
 			e.plugin = p
 		}
-		if r.bad {
+		if r.Bad {
 			return nil, false
 		}
 		out = append(out, e)
 	}
-	if r.bad || len(r.b) != 0 {
+	if r.Bad || len(r.B) != 0 {
 		return nil, false
 	}
 	return out, true
+}
+
+// parseSlot is the load cache's room, in a plugin it read, for what the
+// caller derives from the plugin's sources (its parse): kept is what the
+// cache holds (nil: nothing asked yet; empty: the caller had nothing to
+// keep), offer what the caller gave to make it (OfferParse), called by
+// the cache's write. A plugin from a cache entry shares its entry's slot.
+type parseSlot struct {
+	mu    sync.Mutex
+	kept  []byte
+	offer func() []byte
+}
+
+func (s *parseSlot) answered() bool { return s.data() != nil }
+
+func (s *parseSlot) data() []byte {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.kept
+}
+
+// take makes the parse the caller offered, when nothing is kept yet, and
+// reports whether it kept something new. offer runs outside the lock: it
+// parses, and CachedParse must not wait for that.
+func (s *parseSlot) take() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	offer := s.offer
+	s.offer = nil
+	done := s.kept != nil
+	s.mu.Unlock()
+	if done || offer == nil {
+		return false
+	}
+	kept := offer()
+	if kept == nil {
+		kept = []byte{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kept != nil {
+		return false
+	}
+	s.kept = kept
+	return true
+}
+
+// CachedParse is what a caller's OfferParse made of this plugin's sources
+// in an earlier load, kept by the load cache with the plugin's read, and
+// whether there is any: data may be empty when that caller found nothing
+// to keep. It is false for a plugin the cache did not take from an entry.
+// The bytes are the cache's: the caller must not change them.
+func (p *Plugin) CachedParse() (data []byte, ok bool) {
+	data = p.parse.data()
+	return data, data != nil
+}
+
+// OfferParse lets the load cache keep what the caller derives from this
+// plugin's sources, for CachedParse in later loads that read the plugin
+// the same. The cache calls make at most once, on the goroutine that writes
+// its file (after the load, never on the caller's way), and keeps what it
+// returns (nil: nothing to keep; later loads do not ask again): make must
+// derive it from p's sources alone, as the caller would from the same
+// bytes. A plugin the cache will not keep, or that has a parse kept
+// already, ignores the offer.
+func (p *Plugin) OfferParse(make func() []byte) {
+	s := p.parse
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kept == nil {
+		s.offer = make
+	}
 }

@@ -99,6 +99,9 @@ type Plugin struct {
 	Manifest string
 	// Sources are its hooks documents, in load order.
 	Sources []Source
+	// parse is the load cache's room for the caller's parse of Sources
+	// (CachedParse, OfferParse); nil when the cache did not read it.
+	parse *parseSlot
 }
 
 // ID is the plugin's id, "<name>@<marketplace>": the first part of its hook

@@ -328,13 +328,9 @@ func (d *discovery) claudePlugins(p *hooks.Profile, opts hooks.DiscoverOptions, 
 			configs = append(configs, hooks.PluginConfig{Name: name, Marketplace: market, Enabled: &off})
 		}
 	}
-	found, warns := plugins.Load(plugins.Options{Plugins: configs, Dirs: opts.PluginDirs, DataHome: hooks.PluginDataHome(p, opts), Rule: p.PluginRule,
-		CacheDir: opts.PluginCache})
-	for _, w := range warns {
-		d.Warns = append(d.Warns, hooks.Warning{Source: w.Source, Message: w.Message})
-	}
-	d.found = found
-	d.AddPlugins(p, found, func(pl *plugins.Plugin) hooks.Warning {
+	o := plugins.Options{Plugins: configs, Dirs: opts.PluginDirs, DataHome: hooks.PluginDataHome(p, opts), Rule: p.PluginRule,
+		CacheDir: opts.PluginCache}
+	d.found = d.LoadPlugins(p, o, func(pl *plugins.Plugin) hooks.Warning {
 		if file, msg := claudePluginFilesProblem(p, pl); msg != "" {
 			return hooks.Warning{Source: file, Message: fmt.Sprintf("loading no hooks for plugin %s: %s", pl.ID(), msg)}
 		}
