@@ -38,8 +38,15 @@ const parseLayout = "hooks parse 2"
 var parsesTaken atomic.Int64
 
 // keepParse is what the cache keeps of pl's parse under profile p, or nil
-// when taking it back would not give the same hooks and warnings.
-func keepParse(p *Profile, pl *plugins.Plugin) []byte {
+// when taking it back would not give the same hooks and warnings. It runs
+// on the cache's write, where nothing would recover a panic: one keeps
+// nothing rather than ending the process.
+func keepParse(p *Profile, pl *plugins.Plugin) (kept []byte) {
+	defer func() {
+		if recover() != nil {
+			kept = nil
+		}
+	}()
 	hooks, warns := parsePluginFiles(p, pl)
 	data, ok := encodeParse(p, pl, hooks, warns)
 	if !ok {

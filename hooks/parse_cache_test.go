@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hookd/hookd/plugins"
 )
 
@@ -265,5 +267,17 @@ func TestParseCache_TakesNoTrustFromTheBytes(t *testing.T) {
 		t.Error("not encoded")
 	} else if _, _, ok := decodeParse(p, testPlugin(), data); ok {
 		t.Error("a key of another plugin's file was taken back")
+	}
+}
+
+// keepParse runs where no one recovers a panic (the cache's write): a
+// parse that panics keeps nothing and the process goes on.
+func TestParseCache_APanicKeepsNothing(t *testing.T) {
+	p := *codexProfile()
+	p.ReadHandler = func(*EventRules, gjson.Result, *Hook) (string, bool) { panic("boom") }
+	pl := testPlugin()
+	pl.Sources[0].File = []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
+	if data := keepParse(&p, pl); data != nil {
+		t.Errorf("kept %q", data)
 	}
 }
