@@ -42,25 +42,17 @@ type Reader struct {
 }
 
 // Num reads an unsigned number.
-func (r *Reader) Num() uint64 {
-	if r.Bad {
-		return 0
-	}
-	n, k := binary.Uvarint(r.B)
-	if k <= 0 {
-		r.Bad = true
-		return 0
-	}
-	r.B = r.B[k:]
-	return n
-}
+func (r *Reader) Num() uint64 { return varint(r, binary.Uvarint) }
 
 // Int reads a signed number.
-func (r *Reader) Int() int64 {
+func (r *Reader) Int() int64 { return varint(r, binary.Varint) }
+
+// varint reads one number that decode takes from the front of B.
+func varint[T uint64 | int64](r *Reader, decode func([]byte) (T, int)) T {
 	if r.Bad {
 		return 0
 	}
-	n, k := binary.Varint(r.B)
+	n, k := decode(r.B)
 	if k <= 0 {
 		r.Bad = true
 		return 0
