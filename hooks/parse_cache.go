@@ -220,7 +220,8 @@ func readOptInt(r *bincode.Reader) *int {
 // sameParse reports whether two parses gave the same hooks, field by field
 // (each hook's hash by what it is made of), and the same warnings.
 func sameParse(a []*Hook, aw []Warning, b []*Hook, bw []Warning) bool {
-	if len(a) != len(b) || !reflect.DeepEqual(aw, bw) && (len(aw) > 0 || len(bw) > 0) {
+	// Warnings by value; no warnings and an empty list are the same.
+	if len(a) != len(b) || len(aw) != len(bw) || len(aw) > 0 && !reflect.DeepEqual(aw, bw) {
 		return false
 	}
 	for i := range a {

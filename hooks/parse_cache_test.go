@@ -207,11 +207,7 @@ func TestParseCache_KeepsOnlyWhatComesBackWhole(t *testing.T) {
 	}
 	other := *h
 	other.Event = "NoSuchEvent"
-	if odata, ok := encodeParse(codex, testPlugin(), []*Hook{&other}, nil); !ok {
-		t.Error("not encoded")
-	} else if _, _, ok := decodeParse(codex, testPlugin(), odata); ok {
-		t.Error("a hook of an event codex does not have: decoded")
-	}
+	takenBackNot(t, codex, &other, "a hook of an event codex does not have")
 	for i := range data {
 		for _, b := range []byte{0x00, 0x7f, 0x80, 0xff} {
 			damaged := slices.Clone(data)
@@ -263,10 +259,19 @@ func TestParseCache_TakesNoTrustFromTheBytes(t *testing.T) {
 	}
 	foreign := *h
 	foreign.Key = "q@m:hooks/hooks.json:pre_tool_use:0:0"
-	if data, ok := encodeParse(p, testPlugin(), []*Hook{&foreign}, nil); !ok {
-		t.Error("not encoded")
-	} else if _, _, ok := decodeParse(p, testPlugin(), data); ok {
-		t.Error("a key of another plugin's file was taken back")
+	takenBackNot(t, p, &foreign, "a key of another plugin's file")
+}
+
+// takenBackNot fails unless h, written out for testPlugin under p, is
+// refused when taken back.
+func takenBackNot(t *testing.T, p *Profile, h *Hook, what string) {
+	t.Helper()
+	data, ok := encodeParse(p, testPlugin(), []*Hook{h}, nil)
+	if !ok {
+		t.Fatalf("%s: not written out", what)
+	}
+	if _, _, ok := decodeParse(p, testPlugin(), data); ok {
+		t.Errorf("%s: taken back", what)
 	}
 }
 

@@ -88,7 +88,7 @@ const (
 // ago is kept by the next load.
 var racyWindow = 100 * time.Millisecond
 
-// cacheVersion names the file layout; the executable's identity is in the
+// cacheMagic names the file layout; the executable's identity is in the
 // settings too (cacheSettings), so another build never uses this one's file.
 const cacheMagic = "hookd plugin load cache 2\n"
 
@@ -820,12 +820,8 @@ func decodeCache(data []byte, settings string) ([]*cacheEntry, bool) {
 			}
 			p.parse = &parseSlot{}
 			if answered, kept := r.Flag(), r.Raw(); answered {
-				// In place, as the sources are (str); never nil once
-				// answered, even when empty.
-				p.parse.kept = kept
-				if kept == nil {
-					p.parse.kept = []byte{}
-				}
+				// In place, as the sources are (str).
+				p.parse.kept = answer(kept)
 			}
 			e.plugin = p
 		}
@@ -853,6 +849,14 @@ type parseSlot struct {
 
 func (s *parseSlot) answered() bool { return s.data() != nil }
 
+// answer is kept as a slot holds it: never nil, even when empty.
+func answer(kept []byte) []byte {
+	if kept == nil {
+		return []byte{}
+	}
+	return kept
+}
+
 func (s *parseSlot) data() []byte {
 	if s == nil {
 		return nil
@@ -877,10 +881,7 @@ func (s *parseSlot) take() bool {
 	if done || offer == nil {
 		return false
 	}
-	kept := offer()
-	if kept == nil {
-		kept = []byte{}
-	}
+	kept := answer(offer())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.kept != nil {
