@@ -36,8 +36,9 @@ func (s *syncBuffer) String() string {
 
 // A session started from the plugin load cache, cold or warm, tells the
 // host what one with the cache off tells it (the initialize summary and
-// hooks/list, hashes included), and a cache folder that cannot be made
-// changes nothing the host sees, not even a log line.
+// hooks/list, hashes included), also after a hook is trusted, and a cache
+// folder that cannot be made changes nothing the host sees, not even a log
+// line.
 func TestServe_PluginCacheIsNeverSeen(t *testing.T) {
 	t.Setenv("SHELL", "/bin/sh")
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
@@ -49,6 +50,7 @@ func TestServe_PluginCacheIsNeverSeen(t *testing.T) {
 	// The cache keeps nothing changed in its last moments.
 	time.Sleep(150 * time.Millisecond)
 	cwd, home := t.TempDir(), t.TempDir()
+	var trustKey string
 	session := func() (initHooks, list string, log string) {
 		t.Helper()
 		ctx := context.Background()
@@ -62,6 +64,13 @@ func TestServe_PluginCacheIsNeverSeen(t *testing.T) {
 			"config": map[string]any{"home": home, "pluginDirs": []string{dir}}})
 		if err != nil {
 			t.Fatalf("initialize: %v", err)
+		}
+		if trustKey != "" {
+			// Trusted from this session, seen from the next.
+			var trusted json.RawMessage
+			if err := c.Call(ctx, "hooks/trust", map[string]any{"keys": []string{trustKey}}, &trusted); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var listed json.RawMessage
 		if err := c.Call(ctx, "hooks/list", map[string]any{}, &listed); err != nil {
@@ -103,5 +112,28 @@ func TestServe_PluginCacheIsNeverSeen(t *testing.T) {
 	}
 	if strings.Contains(log, blocker) {
 		t.Errorf("cache folder unwritable: hookd said so:\n%s", log)
+	}
+
+	t.Setenv("XDG_CACHE_HOME", cacheHome)
+	// A hook trusted in a session from the cache is runnable in the next
+	// one from the cache (its hash made from the hook taken back), as in
+	// sessions without it.
+	trustKey = gjson.Get(wantList, `hooks.#(source.layer=="plugin").key`).String()
+	if trustKey == "" {
+		t.Fatalf("no plugin hook to trust:\n%s", wantList)
+	}
+	session()
+	key := trustKey
+	trustKey = ""
+	warmInit, warmList, _ := session()
+	if gjson.Get(warmInit, "runnable").Int() == gjson.Get(wantInit, "runnable").Int() {
+		t.Errorf("trusting %s changed nothing a session reports: %s", key, warmInit)
+	}
+	t.Setenv("HOOKD_NO_CACHE", "1")
+	offInit, offList, _ := session()
+	t.Setenv("HOOKD_NO_CACHE", "")
+	if warmInit != offInit || warmList != offList {
+		t.Errorf("after a trust: the session from the cache differs from one without it:\ninitialize %s\n      want %s\nhooks/list %s\n      want %s",
+			warmInit, offInit, warmList, offList)
 	}
 }
