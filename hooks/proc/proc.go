@@ -172,10 +172,13 @@ type Result struct {
 // Run starts c, feeds it c.Stdin, captures its output and waits until it has
 // exited and released its output, or until Command.IOGrace after that.
 //
-// Every goroutine Run starts has finished when it returns, and so has every
-// process that still held the hook's stdout or stderr, or belonged to its
-// process group after a timeout or cancellation. Helpers that redirected their
-// output and outlive a normal exit are left running on purpose.
+// Every goroutine Run starts has finished when it returns but one: on Linux
+// the shell's exit is known before it is reaped, and the reaping, with the
+// closing of the pipes, is left to a goroutine that ends as soon as it has
+// done them (reap). Every process that still held the hook's stdout or
+// stderr, or belonged to its process group after a timeout or cancellation,
+// has finished too. Helpers that redirected their output and outlive a
+// normal exit are left running on purpose.
 //
 // Run never panics; an unexpected one is turned into Result.Err.
 func Run(ctx context.Context, c Command) (res Result) {
@@ -253,7 +256,15 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// blocking, a dozen system calls per pipe), and hookd's ends are read
 	// and written by Run's own goroutines (pipes.go).
 	var p pipes
-	defer p.closeAll()
+	// reapLater: the exit is known without Wait, and reap (below), started
+	// once the result is made, reaps the hook, closes the pipes and ends its
+	// guard after Run returns.
+	reapLater := false
+	defer func() {
+		if !reapLater {
+			p.closeAll()
+		}
+	}()
 	if err := p.make(len(c.Stdin) > 0); err != nil {
 		res.Err = startError(fmt.Errorf("hook pipes: %w", err))
 		return res
@@ -282,7 +293,12 @@ func Run(ctx context.Context, c Command) (res Result) {
 		res.Err = startError(err)
 		return res
 	}
-	defer guard(cmd)()
+	unguard := guard(cmd)
+	defer func() {
+		if !reapLater {
+			unguard()
+		}
+	}()
 
 	// The payload is written once the hook is guarded, so a hook that has
 	// read it is. As much as the pipe takes at once is written here (a
@@ -300,8 +316,15 @@ func Run(ctx context.Context, c Command) (res Result) {
 		c *capture
 		f *os.File
 	}{{stdout, p.out}, {stderr, p.err}} {
+		// Raw reads where the file allows them (internal/rawio): the read
+		// that finds the end at the hook's exit then does not wake the
+		// runtime's monitor thread.
 		go func() {
-			_, _ = s.c.ReadFrom(s.f)
+			var r io.Reader = s.f
+			if rf := rawio.Of(s.f); rf != nil {
+				r = rf
+			}
+			_, _ = s.c.ReadFrom(r)
 			read <- struct{}{}
 		}()
 	}
@@ -359,9 +382,13 @@ func Run(ctx context.Context, c Command) (res Result) {
 	}
 
 	// Where the platform can, wait for the exit without a thread blocked in
-	// wait4 per hook (wait_linux.go); Wait then reaps at once.
-	awaitExit(cmd.Process)
-	waitErr := cmd.Wait()
+	// wait4 per hook, and learn how it ended without reaping it
+	// (wait_linux.go); else Wait blocks, reaps and tells.
+	code, known := awaitExit(cmd.Process)
+	var waitErr error
+	if !known {
+		waitErr = cmd.Wait()
+	}
 	// The output is read until every process that holds the pipes lets go
 	// of them, or for IOGrace after the exit; then hookd's ends are closed,
 	// which ends the reads (capture.cut). The hook is finished only then:
@@ -411,9 +438,20 @@ func Run(ctx context.Context, c Command) (res Result) {
 		_ = killGroup(cmd.Process)
 	}
 
-	if st := cmd.ProcessState; st != nil && st.Exited() {
+	switch {
+	case known:
+		if code >= 0 {
+			res.Exited = true
+			res.ExitCode = code
+		}
+		// The result is complete: the hook's shell has exited, its output
+		// is read and its group dealt with. Reaping it, closing the pipes
+		// and ending the guard can come after the caller has answered.
+		reapLater = true
+		reap(cmd, &p, unguard)
+	case cmd.ProcessState != nil && cmd.ProcessState.Exited():
 		res.Exited = true
-		res.ExitCode = st.ExitCode()
+		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
 	res.TimedOut = fired && timedOut
 	res.Cancelled = fired && !timedOut
@@ -428,6 +466,27 @@ func Run(ctx context.Context, c Command) (res Result) {
 		res.Err = sink.err
 	}
 	return res
+}
+
+// reaping counts the hooks whose exit is known and whose reaping has not
+// finished (reap); tests wait for it.
+var reaping sync.WaitGroup
+
+// reap reaps a hook that has exited, on a goroutine of its own, then closes
+// its pipes and ends its guard. Run's result does not wait for it: on
+// Linux the exit is known before the reaping (awaitExit), and what is left
+// (waitid, a dozen closes and epoll removals) runs after the reply rather
+// than before it. Until it is reaped the hook's pid and group stay its own,
+// so the guard, which ends only after the reaping, can never reach another
+// process.
+func reap(cmd *exec.Cmd, p *pipes, unguard func()) {
+	reaping.Add(1)
+	go func() {
+		defer reaping.Done()
+		_ = cmd.Wait()
+		p.closeAll()
+		unguard()
+	}()
 }
 
 // ErrResources marks a hook that could not start because hookd ran out of

@@ -1,0 +1,70 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// awaitExit tells how a process ended, as Wait does, while leaving it
+// unreaped for Wait.
+func TestAwaitExit_TellsTheExitWithoutReapingIt(t *testing.T) {
+	for _, script := range []string{`exit 0`, `exit 7`, `exit 255`, `kill -KILL $$`, `kill -TERM $$`, `kill -SEGV $$`} {
+		t.Run(script, func(t *testing.T) {
+			cmd := exec.Command("/bin/sh", "-c", script)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			code, ok := awaitExit(cmd.Process)
+			if !ok {
+				t.Fatal("awaitExit could not tell the exit")
+			}
+			if s := processState(t, cmd.Process.Pid); s != 'Z' {
+				t.Fatalf("after awaitExit the process is in state %c, want a zombie left for Wait", s)
+			}
+			_ = cmd.Wait()
+			st := cmd.ProcessState
+			if want := st.ExitCode(); code != want || (code >= 0) != st.Exited() {
+				t.Fatalf("awaitExit gave %d, Wait gave exit code %d (exited %v)", code, want, st.Exited())
+			}
+		})
+	}
+}
+
+// Run answers before the hook is reaped (reap); the reaping then leaves
+// no zombie, no descriptor and no guard behind.
+func TestRun_ReapsTheHookAndClosesItsPipesAfterReturning(t *testing.T) {
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	prepareGuard()
+	reaping.Wait()
+	before := fds()
+	res := run(context.Background(), Command{Script: `echo $$; exit 3`, Stdin: []byte(`{"x":1}`)})
+	if res.Err != nil || !res.Exited || res.ExitCode != 3 {
+		t.Fatalf("%+v", res)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(res.Stdout)))
+	if err != nil {
+		t.Fatalf("stdout %q: %v", res.Stdout, err)
+	}
+	reaping.Wait()
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the hook's shell %d is still there once reaped (kill 0: %v)", pid, err)
+	}
+	if after := fds(); after != before {
+		t.Fatalf("%d descriptors open before the hook, %d after its reaping", before, after)
+	}
+	if n := count(readTable(watchdog.table.f), pid); n != 0 {
+		t.Fatalf("the watchdog's table still lists the hook %d times", n)
+	}
+}
