@@ -20,10 +20,13 @@ func childPipe(parentReads bool) (r, w *os.File, err error) {
 	if parentReads {
 		parent = fds[0]
 	}
-	if err := syscall.SetNonblock(parent, true); err != nil {
+	// A new pipe's status flags are its access mode, which F_SETFL leaves
+	// as it is: setting O_NONBLOCK needs no F_GETFL first. Raw, as neither
+	// call can block.
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_FCNTL, uintptr(parent), syscall.F_SETFL, syscall.O_NONBLOCK); errno != 0 {
 		syscall.Close(fds[0])
 		syscall.Close(fds[1])
-		return nil, nil, os.NewSyscallError("fcntl", err)
+		return nil, nil, os.NewSyscallError("fcntl", errno)
 	}
 	// os.NewFile registers a non-blocking descriptor with the poller and
 	// leaves a blocking one as it is.

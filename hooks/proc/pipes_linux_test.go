@@ -2,9 +2,12 @@ package proc
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // A hook's stdin, stdout and stderr are blocking descriptors, whatever hookd
@@ -42,5 +45,43 @@ func TestRun_NoPayloadIsTheNullDevice(t *testing.T) {
 	r := Run(context.Background(), Command{Shell: sh, Script: `readlink /proc/$$/fd/0; cat; echo end`})
 	if got := string(r.Stdout); got != "/dev/null\nend\n" || r.ExitCode != 0 {
 		t.Fatalf("stdout %q, stderr %q, %+v", got, r.Stderr, r)
+	}
+}
+
+// childPipe's end for hookd is non-blocking, which the poller needs, with
+// its access mode kept; the child's is blocking; both close on exec.
+func TestChildPipe_FlagsOfEachEnd(t *testing.T) {
+	for _, parentReads := range []bool{true, false} {
+		r, w, err := childPipe(parentReads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parent, child, parentMode, childMode := r, w, unix.O_RDONLY, unix.O_WRONLY
+		if !parentReads {
+			parent, child, parentMode, childMode = w, r, unix.O_WRONLY, unix.O_RDONLY
+		}
+		for _, c := range []struct {
+			f    *os.File
+			want int
+		}{{parent, parentMode | unix.O_NONBLOCK}, {child, childMode}} {
+			rc, err := c.f.SyscallConn()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fl, fd int
+			var ferr, derr error
+			_ = rc.Control(func(d uintptr) {
+				fl, ferr = unix.FcntlInt(d, unix.F_GETFL, 0)
+				fd, derr = unix.FcntlInt(d, unix.F_GETFD, 0)
+			})
+			if ferr != nil || derr != nil {
+				t.Fatal(ferr, derr)
+			}
+			if got := fl &^ unix.O_LARGEFILE; got != c.want || fd&unix.FD_CLOEXEC == 0 {
+				t.Errorf("parentReads %v, %s: flags %#o (want %#o), fd flags %#o (want close-on-exec)", parentReads, c.f.Name(), got, c.want, fd)
+			}
+		}
+		r.Close()
+		w.Close()
 	}
 }
