@@ -384,7 +384,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// Where the platform can, wait for the exit without a thread blocked in
 	// wait4 per hook, and learn how it ended without reaping it
 	// (wait_linux.go); else Wait blocks, reaps and tells.
-	code, known := awaitExit(cmd.Process)
+	code, known, pidfd := awaitExit(cmd.Process)
 	var waitErr error
 	if !known {
 		waitErr = cmd.Wait()
@@ -448,7 +448,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 		// is read and its group dealt with. Reaping it, closing the pipes
 		// and ending the guard can come after the caller has answered.
 		reapLater = true
-		reap(cmd, &p, unguard)
+		reap(cmd, pidfd, &p, unguard)
 	case cmd.ProcessState != nil && cmd.ProcessState.Exited():
 		res.Exited = true
 		res.ExitCode = cmd.ProcessState.ExitCode()
@@ -479,10 +479,11 @@ var reaping sync.WaitGroup
 // than before it. Until it is reaped the hook's pid and group stay its own,
 // so the guard, which ends only after the reaping, can never reach another
 // process.
-func reap(cmd *exec.Cmd, p *pipes, unguard func()) {
+func reap(cmd *exec.Cmd, pidfd io.Closer, p *pipes, unguard func()) {
 	reaping.Add(1)
 	go func() {
 		defer reaping.Done()
+		_ = pidfd.Close()
 		_ = cmd.Wait()
 		p.closeAll()
 		unguard()

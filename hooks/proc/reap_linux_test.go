@@ -20,10 +20,11 @@ func TestAwaitExit_TellsTheExitWithoutReapingIt(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			code, ok := awaitExit(cmd.Process)
+			code, ok, pidfd := awaitExit(cmd.Process)
 			if !ok {
 				t.Fatal("awaitExit could not tell the exit")
 			}
+			defer pidfd.Close()
 			if s := processState(t, cmd.Process.Pid); s != 'Z' {
 				t.Fatalf("after awaitExit the process is in state %c, want a zombie left for Wait", s)
 			}

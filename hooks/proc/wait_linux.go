@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"io"
 	"os"
 	"syscall"
 	"unsafe"
@@ -23,25 +24,29 @@ const sysPidfdOpen = 434
 // The process is left for Wait to reap, so that it keeps its pid and its
 // group until then: knowing the exit, a caller can answer first and reap
 // after (Run's reap).
-func awaitExit(p *os.Process) (code int, ok bool) {
+func awaitExit(p *os.Process) (code int, ok bool, pidfd io.Closer) {
 	// Raw: pidfd_open and waitid with WNOHANG never block, and a raw call
 	// does not wake the runtime's monitor thread (internal/rawio).
 	fd, _, errno := syscall.RawSyscall(sysPidfdOpen, uintptr(p.Pid), uintptr(syscall.O_NONBLOCK), 0)
 	if errno != 0 {
-		return 0, false
+		return 0, false, nil
 	}
 	f := os.NewFile(fd, "pidfd")
-	defer f.Close()
 	rc, err := f.SyscallConn()
 	if err != nil {
-		return 0, false
+		f.Close()
+		return 0, false, nil
 	}
 	_ = rc.Read(func(fd uintptr) bool {
 		var done bool
 		code, ok, done = exitOf(fd)
 		return done
 	})
-	return code, ok
+	if !ok {
+		f.Close()
+		return code, false, nil
+	}
+	return code, true, f
 }
 
 // exitOf asks waitid, without waiting or reaping, whether the pidfd's
