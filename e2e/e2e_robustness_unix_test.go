@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -211,5 +212,62 @@ func TestServe_ExitEndsHookdWhoseHostStopsReading(t *testing.T) {
 	}
 	if code := h.exitStatus(t); code != 1 {
 		t.Errorf("exit status after exit without shutdown = %d, want 1", code)
+	}
+}
+
+// A hook's helper that redirected its output outlives the hook, and hookd
+// too: the watchdog, which kills every group still in its table when hookd
+// exits, finds no finished hook's group there, even when hookd exits right
+// after the result (hookd run).
+func TestRun_AFinishedHooksHelperOutlivesHookd(t *testing.T) {
+	home, tmp := t.TempDir(), t.TempDir()
+	pidFile := tmp + "/pid"
+	hooks := fmt.Sprintf(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "sleep 60 </dev/null >/dev/null 2>&1 & echo $! >> %s"}]}]}}`, pidFile)
+	if err := os.WriteFile(home+"/hooks.json", []byte(hooks), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const runs = 5
+	for range runs {
+		cmd := exec.Command(hookdPath(t), "run", "Stop", "--home", home, "--cwd", tmp, "--bypass-trust", "--input", "-")
+		cmd.Stdin = strings.NewReader("{}")
+		cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("hookd run: %v\n%s", err, out)
+		}
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(data)) {
+		var pid int
+		if _, err := fmt.Sscan(f, &pid); err != nil {
+			t.Fatalf("pid file %q: %v", data, err)
+		}
+		pids = append(pids, pid)
+	}
+	t.Cleanup(func() {
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	if len(pids) != runs {
+		t.Fatalf("%d helpers started, want %d", len(pids), runs)
+	}
+	// A kill can only be ruled out over a window: the watchdog acts once it
+	// sees hookd gone.
+	time.Sleep(300 * time.Millisecond)
+	for _, pid := range pids {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) && runtime.GOOS != "linux" {
+				continue
+			}
+			t.Fatalf("helper %d is gone after hookd exited: %v", pid, err)
+		}
+		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
+			t.Fatalf("helper %d was killed when hookd exited", pid)
+		}
 	}
 }

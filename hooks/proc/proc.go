@@ -469,8 +469,16 @@ func Run(ctx context.Context, c Command) (res Result) {
 }
 
 // reaping counts the hooks whose exit is known and whose reaping has not
-// finished (reap); tests wait for it.
+// finished (reap).
 var reaping sync.WaitGroup
+
+// Settle returns once every hook whose result Run has returned is reaped,
+// its pipes closed and its watchdog slot cleared (reap): at once, or within
+// microseconds. A process that has run hooks calls it before it exits, since
+// the watchdog kills every group still in its table when the process ends,
+// and a finished hook's helpers that redirected their output are meant to
+// outlive it.
+func Settle() { reaping.Wait() }
 
 // reap reaps a hook that has exited, on a goroutine of its own, then closes
 // its pipes and ends its guard. Run's result does not wait for it: on

@@ -48,7 +48,7 @@ func TestRun_ReapsTheHookAndClosesItsPipesAfterReturning(t *testing.T) {
 		return len(ents)
 	}
 	prepareGuard()
-	reaping.Wait()
+	Settle()
 	before := fds()
 	res := run(context.Background(), Command{Script: `echo $$; exit 3`, Stdin: []byte(`{"x":1}`)})
 	if res.Err != nil || !res.Exited || res.ExitCode != 3 {
@@ -58,7 +58,7 @@ func TestRun_ReapsTheHookAndClosesItsPipesAfterReturning(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stdout %q: %v", res.Stdout, err)
 	}
-	reaping.Wait()
+	Settle()
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Fatalf("the hook's shell %d is still there once reaped (kill 0: %v)", pid, err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookd/hookd/hooks/proc"
 	"github.com/hookd/hookd/internal/suggest"
 	"github.com/hookd/hookd/plugins"
 )
@@ -27,6 +28,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// What the command's loads read of the plugins is kept for the next
 	// command before this one ends (the plugin load cache).
 	defer plugins.WaitCacheWrites()
+	// Hooks that have exited are reaped before hookd does: the watchdog
+	// kills every group still in its table when hookd exits, and a finished
+	// hook's helpers that redirected their output are meant to live on.
+	defer proc.Settle()
 	cio := &cmdIO{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(cio)
 	args = longFlagsWithOneDash(root, args)
