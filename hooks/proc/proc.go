@@ -481,10 +481,11 @@ var reaping sync.WaitGroup
 func Settle() { reaping.Wait() }
 
 // reap reaps a hook that has exited, on a goroutine of its own, then closes
-// its pipes and ends its guard. Run's result does not wait for it: on
-// Linux the exit is known before the reaping (awaitExit), and what is left
-// (waitid, a dozen closes and epoll removals) runs after the reply rather
-// than before it. Until it is reaped the hook's pid and group stay its own,
+// its pipes, ends its guard and makes the next hook's pipes (spare). Run's
+// result does not wait for it: on Linux the exit is known before the
+// reaping (awaitExit), and what is left (waitid, a dozen closes and epoll
+// removals, the next pipes) runs after the reply rather than before it.
+// Until it is reaped the hook's pid and group stay its own,
 // so the guard, which ends only after the reaping, can never reach another
 // process.
 func reap(cmd *exec.Cmd, pidfd io.Closer, p *pipes, unguard func()) {
@@ -495,6 +496,7 @@ func reap(cmd *exec.Cmd, pidfd io.Closer, p *pipes, unguard func()) {
 		_ = cmd.Wait()
 		p.closeAll()
 		unguard()
+		makeSpare()
 	}()
 }
 

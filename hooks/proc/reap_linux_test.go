@@ -48,6 +48,11 @@ func TestRun_ReapsTheHookAndClosesItsPipesAfterReturning(t *testing.T) {
 		return len(ents)
 	}
 	prepareGuard()
+	// One hook first, so that the spare pipes exist before the count as
+	// after it.
+	if res := run(context.Background(), Command{Script: `true`, Stdin: []byte(`{}`)}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
 	Settle()
 	before := fds()
 	res := run(context.Background(), Command{Script: `echo $$; exit 3`, Stdin: []byte(`{"x":1}`)})
@@ -67,5 +72,27 @@ func TestRun_ReapsTheHookAndClosesItsPipesAfterReturning(t *testing.T) {
 	}
 	if n := count(readTable(watchdog.table.f), pid); n != 0 {
 		t.Fatalf("the watchdog's table still lists the hook %d times", n)
+	}
+}
+
+// The reaping makes the next hook's pipes, and the next hook with a payload
+// takes them.
+func TestRun_TheNextHooksPipesAreMadeAfterTheReply(t *testing.T) {
+	hook := func() {
+		t.Helper()
+		res := run(context.Background(), Command{Script: `cat`, Stdin: []byte(`{"n":1}`)})
+		if res.Err != nil || string(res.Stdout) != `{"n":1}` {
+			t.Fatalf("%+v", res)
+		}
+		Settle()
+	}
+	hook()
+	first := spare.p
+	if first == nil {
+		t.Fatal("no pipes made ahead after a hook's reaping")
+	}
+	hook()
+	if spare.p == nil || spare.p == first {
+		t.Fatalf("the next hook did not take the pipes made ahead (spare %p, first %p)", spare.p, first)
 	}
 }
