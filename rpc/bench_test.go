@@ -9,11 +9,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/hookd/hookd/internal/cputime"
 )
 
 // The pipelined benchmarks keep benchWindow requests in flight over real OS
@@ -221,13 +222,7 @@ func benchEchoServer(b *testing.B) *benchPipes {
 }
 
 // cpuTime is the user and system CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func cpuTime() time.Duration { return cputime.Self() }
 
 type benchEcho struct{}
 

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -95,24 +94,6 @@ func TestArgv_ShebangAndEndings(t *testing.T) {
 		if got := strings.Join(argvFor(tc.path, tc.first), " "); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.path, tc.first, got, tc.want)
 		}
-	}
-}
-
-func TestCommand_AFIFOIsSkippedWithoutBlocking(t *testing.T) {
-	root := t.TempDir()
-	t.Setenv("HOME", root)
-	dir := filepath.Join(root, "home", "hooks")
-	os.MkdirAll(dir, 0o755)
-	if err := syscall.Mkfifo(filepath.Join(dir, "PreToolUse"), 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	e := hooks.New(hooks.Options{Profile: Profile, Session: hooks.Session{ID: "s1", Cwd: root},
-		Discover: hooks.DiscoverOptions{Home: filepath.Join(root, "home")}})
-	defer e.Close()
-	e.Load()
-	// ReadDir reports a FIFO as not regular: it is no hook file.
-	if list, _ := e.List(""); len(list) != 0 {
-		t.Errorf("a FIFO became a hook: %v", list)
 	}
 }
 
