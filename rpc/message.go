@@ -1,9 +1,7 @@
 package rpc
 
 import (
-	"reflect"
 	"strconv"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -27,62 +25,10 @@ import (
 //     compacted and HTML-escaped.
 //
 // Everything else goes through the library's own codec. The message type is
-// recognised by its layout, checked field by field against the library's
-// exported types on first sight; a library whose message differs in any way
-// gets its own codec for every message (and TestMessageLayoutRecognised
-// fails, so an upgrade cannot silently lose the fast path).
-
-// messageView is the layout the library's message type must have for the
-// stream to fill or read it directly.
-type messageView struct {
-	request  *jsonrpc2.Request
-	response *jsonrpc2.Response
-}
-
-// knownMessage is the pointer type, once recognised, of the library's
-// message.
-var knownMessage atomic.Pointer[reflect.Type]
-
-// viewMessage returns v as a messageView when v is a non-nil pointer to the
-// library's message type, and nil otherwise.
-func viewMessage(v any) *messageView {
-	t := reflect.TypeOf(v)
-	if t == nil {
-		return nil
-	}
-	if k := knownMessage.Load(); k == nil || *k != t {
-		if !isMessageType(t) {
-			return nil
-		}
-		knownMessage.Store(&t)
-	}
-	p := reflect.ValueOf(v).UnsafePointer()
-	if p == nil {
-		return nil
-	}
-	return (*messageView)(p)
-}
-
-// isMessageType reports whether t is a pointer to a struct of the library's
-// package laid out exactly as messageView.
-func isMessageType(t reflect.Type) bool {
-	if t.Kind() != reflect.Pointer {
-		return false
-	}
-	e := t.Elem()
-	want := reflect.TypeFor[messageView]()
-	if e.Kind() != reflect.Struct || e.PkgPath() != reflect.TypeFor[jsonrpc2.Request]().PkgPath() ||
-		e.NumField() != want.NumField() || e.Size() != want.Size() || e.Align() != want.Align() {
-		return false
-	}
-	for i := range want.NumField() {
-		f, w := e.Field(i), want.Field(i)
-		if f.Name != w.Name || f.Type != w.Type || f.Offset != w.Offset {
-			return false
-		}
-	}
-	return true
-}
+// recognised by its layout (internal/jsonrpcmsg); a library whose message
+// differs in any way gets its own codec for every message (and
+// TestMessageLayoutRecognised fails, so an upgrade cannot silently lose the
+// fast path).
 
 // skeletonRequest is the Request the library decodes from
 // skeleton(wireID, method), for the ids and methods whose decoding is a

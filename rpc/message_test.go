@@ -2,53 +2,18 @@ package rpc
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/hookd/hookd/internal/jsonrpcmsg"
 )
 
-// typeStream is an object stream that only records the type the library
-// reads its messages into.
-type typeStream struct {
-	got  chan reflect.Type
-	done chan struct{}
-	once sync.Once
-}
-
-func (s *typeStream) ReadObject(v any) error {
-	select {
-	case s.got <- reflect.TypeOf(v):
-	default:
-	}
-	<-s.done
-	return io.EOF
-}
-
-func (s *typeStream) WriteObject(any) error { return nil }
-
-func (s *typeStream) Close() error {
-	s.once.Do(func() { close(s.done) })
-	return nil
-}
-
-// libraryMessage is the pointer type of the library's own message, as a
-// jsonrpc2.Conn hands it to its object stream.
-func libraryMessage(t testing.TB) reflect.Type {
-	t.Helper()
-	s := &typeStream{got: make(chan reflect.Type, 1), done: make(chan struct{})}
-	conn := jsonrpc2.NewConn(context.Background(), s, jsonrpc2.HandlerWithError(
-		func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil }))
-	typ := <-s.got
-	conn.Close()
-	<-conn.DisconnectNotify()
-	return typ
-}
+// libraryMessage is the pointer type of the library's own message.
+func libraryMessage(testing.TB) reflect.Type { return jsonrpcmsg.LibraryType() }
 
 // newMessage is a fresh library message, as the library reads into.
 func newMessage(typ reflect.Type) any { return reflect.New(typ.Elem()).Interface() }
@@ -58,20 +23,20 @@ func newMessage(typ reflect.Type) any { return reflect.New(typ.Elem()).Interface
 // lose the fast path.
 func TestMessageLayoutRecognised(t *testing.T) {
 	typ := libraryMessage(t)
-	if !isMessageType(typ) {
+	if !jsonrpcmsg.IsMessageType(typ) {
 		t.Fatalf("the library's message %v is not laid out as messageView", typ)
 	}
-	if viewMessage(newMessage(typ)) == nil {
+	if jsonrpcmsg.Of(newMessage(typ)) == nil {
 		t.Fatal("viewMessage does not see the library's message")
 	}
 	type lookalike struct {
 		request  *jsonrpc2.Request
 		response *jsonrpc2.Response
 	}
-	for _, v := range []any{nil, &lookalike{}, &messageView{}, lookalike{}, (*lookalike)(nil),
+	for _, v := range []any{nil, &lookalike{}, &jsonrpcmsg.Message{}, lookalike{}, (*lookalike)(nil),
 		reflect.Zero(typ).Interface(), reflect.New(typ.Elem()).Elem().Interface(), &jsonrpc2.Request{}} {
-		if viewMessage(v) != nil {
-			t.Errorf("viewMessage(%T) is not nil", v)
+		if jsonrpcmsg.Of(v) != nil {
+			t.Errorf("jsonrpcmsg.Of(%T) is not nil", v)
 		}
 	}
 }
@@ -129,7 +94,7 @@ func TestMessageReadMatchesTheLibrary(t *testing.T) {
 					fastErr, fastOut, fastParams, libErr, libOut, libParams)
 			}
 			if !reflect.DeepEqual(fast, lib) {
-				t.Fatalf("fast path read %+v, library %+v", *viewMessage(fast), *viewMessage(lib))
+				t.Fatalf("fast path read %+v, library %+v", *jsonrpcmsg.Of(fast), *jsonrpcmsg.Of(lib))
 			}
 			vd := inspect([]byte(tc.body))
 			_, took := skeletonRequest(vd.wireID, vd.method)
@@ -137,7 +102,7 @@ func TestMessageReadMatchesTheLibrary(t *testing.T) {
 			if took != tc.fast {
 				t.Errorf("fast path taken: %v, want %v", took, tc.fast)
 			}
-			if tc.fast && (fastErr != nil || viewMessage(fast).request == nil) {
+			if tc.fast && (fastErr != nil || jsonrpcmsg.Of(fast).Request == nil) {
 				t.Errorf("no request read: %v", fastErr)
 			}
 		})
@@ -147,7 +112,7 @@ func TestMessageReadMatchesTheLibrary(t *testing.T) {
 // libraryEncoding is what the library's own codecs write for resp.
 func libraryEncoding(typ reflect.Type, resp *jsonrpc2.Response) ([]byte, error) {
 	msg := newMessage(typ)
-	viewMessage(msg).response = resp
+	jsonrpcmsg.Of(msg).Response = resp
 	return json.Marshal(msg)
 }
 
@@ -220,13 +185,13 @@ func TestMessageStreamWritesMatchTheLibrary(t *testing.T) {
 	raw := json.RawMessage(`{"a":"x y","b":[1,2]}`)
 	spaced := json.RawMessage(`{ "a" : "<" }`)
 	params := json.RawMessage(`{"p":1}`)
-	for _, m := range []messageView{
-		{response: &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 3}, Result: &raw}},
-		{response: &jsonrpc2.Response{ID: jsonrpc2.ID{Str: idPrefix + "-1", IsString: true}, Result: &raw}},
-		{response: &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 3}, Result: &spaced}},
-		{response: &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 3}, Error: &jsonrpc2.Error{Code: -32601, Message: "no <such> method"}}},
-		{request: &jsonrpc2.Request{Method: "host/call", ID: jsonrpc2.ID{Num: 1}, Params: &params}},
-		{request: &jsonrpc2.Request{Method: "note", Notif: true}},
+	for _, m := range []jsonrpcmsg.Message{
+		{Response: &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 3}, Result: &raw}},
+		{Response: &jsonrpc2.Response{ID: jsonrpc2.ID{Str: idPrefix + "-1", IsString: true}, Result: &raw}},
+		{Response: &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 3}, Result: &spaced}},
+		{Response: &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 3}, Error: &jsonrpc2.Error{Code: -32601, Message: "no <such> method"}}},
+		{Request: &jsonrpc2.Request{Method: "host/call", ID: jsonrpc2.ID{Num: 1}, Params: &params}},
+		{Request: &jsonrpc2.Request{Method: "note", Notif: true}},
 		{},
 	} {
 		var frames [2]string
@@ -237,7 +202,7 @@ func TestMessageStreamWritesMatchTheLibrary(t *testing.T) {
 				s := NewStream(strings.NewReader(""), &w, nil, StreamOptions{Framing: framing})
 				s.libraryCodec = library
 				msg := newMessage(typ)
-				*viewMessage(msg) = m
+				*jsonrpcmsg.Of(msg) = m
 				errs[i] = s.WriteObject(msg)
 				frames[i] += w.String()
 			}
@@ -265,9 +230,9 @@ func FuzzMessageCodec(f *testing.F) {
 					t.Fatalf("the library refuses %q, which the fast path read: %v", sk, err)
 				}
 				fast := newMessage(typ)
-				*viewMessage(fast) = messageView{request: req}
+				*jsonrpcmsg.Of(fast) = jsonrpcmsg.Message{Request: req}
 				if !reflect.DeepEqual(fast, lib) {
-					t.Fatalf("%q: fast path %+v, library %+v", sk, *req, *viewMessage(lib).request)
+					t.Fatalf("%q: fast path %+v, library %+v", sk, *req, *jsonrpcmsg.Of(lib).Request)
 				}
 			}
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 
+	"github.com/hookd/hookd/internal/jsonrpcmsg"
 	"github.com/hookd/hookd/internal/rawio"
 )
 
@@ -299,8 +300,8 @@ func (s *Stream) logf(msgType int, format string, args ...any) {
 // NDJSON cannot carry, is still compacted. A plain result response is
 // written directly (message.go).
 func (s *Stream) WriteObject(obj any) error {
-	if m := s.view(obj); m != nil && m.request == nil && m.response != nil {
-		if data, ok := appendResponse(nil, m.response); ok {
+	if m := s.view(obj); m != nil && m.Request == nil && m.Response != nil {
+		if data, ok := appendResponse(nil, m.Response); ok {
 			return s.writeFrame(restoreID(data))
 		}
 	}
@@ -325,13 +326,13 @@ func (s *Stream) WriteObject(obj any) error {
 	return s.writeFrame(restoreID(data))
 }
 
-// view is viewMessage, unless the stream is set to use the library's codec
+// view is jsonrpcmsg.Of, unless the stream is set to use the library's codec
 // for everything.
-func (s *Stream) view(v any) *messageView {
+func (s *Stream) view(v any) *jsonrpcmsg.Message {
 	if s.libraryCodec {
 		return nil
 	}
-	return viewMessage(v)
+	return jsonrpcmsg.Of(v)
 }
 
 func isNilPointer(v any) bool {
@@ -644,7 +645,7 @@ func (s *Stream) fill(vd verdict, v any) error {
 	}
 	if m := s.view(v); m != nil {
 		if req, ok := skeletonRequest(vd.wireID, vd.method); ok {
-			*m = messageView{request: req}
+			*m = jsonrpcmsg.Message{Request: req}
 			return nil
 		}
 	}
