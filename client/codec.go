@@ -8,6 +8,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tidwall/gjson"
+
+	"github.com/hookd/hookd/internal/jsonrpcmsg"
 )
 
 // lspCodec is the library's LSP framing (jsonrpc2.VSCodeObjectCodec) with
@@ -71,5 +76,58 @@ func (lspCodec) ReadObject(r *bufio.Reader, v any) error {
 	if uint64(len(body)) < n {
 		return io.ErrUnexpectedEOF
 	}
+	if m := jsonrpcmsg.Of(v); m != nil {
+		if resp, ok := readResponse(body); ok {
+			*m = jsonrpcmsg.Message{Response: resp}
+			return nil
+		}
+	}
 	return json.Unmarshal(body, v)
+}
+
+// readResponse decodes body as the library decodes a response into its
+// message, when body is one: the library first decodes the whole message,
+// its result into a map and slices, only to tell a response from a request,
+// and then again into a Response. A response is told here by its keys
+// (no method; a result, or an error that is not null), with no decoding,
+// and decoded once. ok is false for anything else, and for a body the
+// decoding refuses, which the library then reads (or refuses) itself. Keys
+// are matched as encoding/json matches them, without regard to case; a body
+// with a key twice is left to the library, which keeps the last.
+func readResponse(body []byte) (resp *jsonrpc2.Response, ok bool) {
+	doc := gjson.ParseBytes(body)
+	if !doc.IsObject() {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	var method, result, errored, twice bool
+	doc.ForEach(func(k, v gjson.Result) bool {
+		key := strings.ToLower(k.String())
+		if seen[key] {
+			twice = true
+			return false
+		}
+		seen[key] = true
+		switch key {
+		case "method":
+			method = v.Type != gjson.Null
+		case "result":
+			result = true
+		case "error":
+			errored = v.Type != gjson.Null
+		}
+		return true
+	})
+	if twice || method || !result && !errored {
+		return nil, false
+	}
+	resp = &jsonrpc2.Response{}
+	if err := json.Unmarshal(body, resp); err != nil {
+		return nil, false
+	}
+	if resp.Error == nil && resp.Result == nil {
+		null := json.RawMessage("null")
+		resp.Result = &null
+	}
+	return resp, true
 }
