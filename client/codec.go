@@ -16,18 +16,34 @@ import (
 )
 
 // lspCodec is the library's LSP framing (jsonrpc2.VSCodeObjectCodec) with
-// a pass of encoding/json fewer per message written, which a host pays on
-// every request: a message the library built encodes itself (MarshalJSON;
-// json.Marshal would scan the already compact output again to compact it),
-// and header and body go out in one write.
+// less encoding/json per message, which a host pays on every request: a
+// plain request or result is written directly, another message the library
+// built encodes itself (MarshalJSON; json.Marshal would scan the already
+// compact output again to compact it), header and body go out in one
+// write, and a response is read in one decoding (readResponse).
 type lspCodec struct{}
 
 func (lspCodec) WriteObject(w io.Writer, obj any) error {
 	var data []byte
 	var err error
-	if m, ok := obj.(json.Marshaler); ok {
-		data, err = m.MarshalJSON()
-	} else {
+	ok := false
+	// A request or a result the library would write as a plain copy of its
+	// parts is written directly, byte for byte as the library writes it
+	// (internal/jsonrpcmsg): the library builds a map for every request and
+	// encodes it, and its message's MarshalJSON encodes that again.
+	if m := jsonrpcmsg.Of(obj); m != nil {
+		switch {
+		case m.Request != nil && m.Response == nil:
+			data, ok = jsonrpcmsg.AppendRequest(nil, m.Request)
+		case m.Request == nil && m.Response != nil:
+			data, ok = jsonrpcmsg.AppendResponse(nil, m.Response)
+		}
+	}
+	switch mj, isMarshaler := obj.(json.Marshaler); {
+	case ok:
+	case isMarshaler:
+		data, err = mj.MarshalJSON()
+	default:
 		data, err = json.Marshal(obj)
 	}
 	if err != nil {

@@ -2,11 +2,14 @@ package client
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/hookd/hookd/internal/jsonrpcmsg"
 )
@@ -60,6 +63,52 @@ func TestReadObject_AResponseIsReadAsTheLibraryReadsIt(t *testing.T) {
 		}
 		if _, ok := readResponse([]byte(tc.body)); ok != tc.fast {
 			t.Errorf("%s: read directly %v, want %v", tc.body, ok, tc.fast)
+		}
+	}
+}
+
+// The codec writes a message byte for byte as the library's codec does,
+// directly or through the library.
+func TestWriteObject_AsTheLibraryWritesIt(t *testing.T) {
+	typ := jsonrpcmsg.LibraryType()
+	raw := func(s string) *json.RawMessage { r := json.RawMessage(s); return &r }
+	for _, m := range []jsonrpcmsg.Message{
+		{Request: &jsonrpc2.Request{Method: "hooks/run", ID: jsonrpc2.ID{Num: 7}, Params: raw(`{"event":"Stop","input":{"a":[1,"x"]}}`)}},
+		{Request: &jsonrpc2.Request{Method: "hooks/run", ID: jsonrpc2.ID{Str: "r-1", IsString: true}, Params: raw(`{}`)}},
+		{Request: &jsonrpc2.Request{Method: "initialized", Notif: true, Params: raw(`{}`)}},
+		{Request: &jsonrpc2.Request{Method: "shutdown", ID: jsonrpc2.ID{Num: 2}}},
+		{Request: &jsonrpc2.Request{Method: "exit", Notif: true, Params: raw(`null`)}},
+		// Through the library: what its encoding rewrites or adds.
+		{Request: &jsonrpc2.Request{Method: "a<b", ID: jsonrpc2.ID{Num: 3}}},
+		{Request: &jsonrpc2.Request{Method: "m", ID: jsonrpc2.ID{Str: "quote\"d", IsString: true}}},
+		{Request: &jsonrpc2.Request{Method: "m", ID: jsonrpc2.ID{Num: 4}, Params: raw(`{ "spaced" : 1 }`)}},
+		{Request: &jsonrpc2.Request{Method: "m", ID: jsonrpc2.ID{Num: 5}, Params: raw(`{"html":"<&>"}`)}},
+		{Request: &jsonrpc2.Request{Method: "m", ID: jsonrpc2.ID{Num: 6}, Meta: raw(`{"k":1}`)}},
+		{Request: &jsonrpc2.Request{Method: "m", ID: jsonrpc2.ID{Num: 8}, ExtraFields: []jsonrpc2.RequestField{{Name: "x", Value: 1}}}},
+		{Response: &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 9}, Result: raw(`{"ok":true}`)}},
+		{Response: &jsonrpc2.Response{ID: jsonrpc2.ID{Num: 10}, Error: &jsonrpc2.Error{Code: -32601, Message: "no <such> method"}}},
+	} {
+		msg := reflect.New(typ.Elem()).Interface()
+		*jsonrpcmsg.Of(msg) = m
+		var got bytes.Buffer
+		if err := (lspCodec{}).WriteObject(&got, msg); err != nil {
+			t.Fatalf("%+v: %v", m, err)
+		}
+		var want bytes.Buffer
+		if err := (jsonrpc2.VSCodeObjectCodec{}).WriteObject(&want, msg); err != nil {
+			t.Fatalf("%+v: the library: %v", m, err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%+v:\nwrote   %q\nlibrary %q", m, got.String(), want.String())
+		}
+	}
+	// The plain ones are written directly.
+	for _, r := range []*jsonrpc2.Request{
+		{Method: "hooks/run", ID: jsonrpc2.ID{Num: 7}, Params: raw(`{"event":"Stop"}`)},
+		{Method: "initialized", Notif: true, Params: raw(`{}`)},
+	} {
+		if _, ok := jsonrpcmsg.AppendRequest(nil, r); !ok {
+			t.Errorf("%+v is not written directly", r)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/sourcegraph/jsonrpc2"
-	"github.com/tidwall/gjson"
 )
 
 // The library hands its object stream one message type to read into and to
@@ -72,67 +71,4 @@ func plainString(lit string) (string, bool) {
 		}
 	}
 	return s, utf8.ValidString(s)
-}
-
-// appendResponse appends the library's encoding of resp when resp is a
-// result response whose encoding is a plain copy (see canonicalJSON); ok is
-// false otherwise, and dst is returned as it was.
-func appendResponse(dst []byte, resp *jsonrpc2.Response) (out []byte, ok bool) {
-	if resp.Error != nil || resp.Meta != nil || resp.Result == nil || !canonicalJSON(*resp.Result) {
-		return dst, false
-	}
-	out = append(dst, `{"id":`...)
-	if resp.ID.IsString {
-		if !htmlSafeString(resp.ID.Str) {
-			return dst, false
-		}
-		out = append(out, '"')
-		out = append(out, resp.ID.Str...)
-		out = append(out, '"')
-	} else {
-		out = strconv.AppendUint(out, resp.ID.Num, 10)
-	}
-	out = append(out, `,"result":`...)
-	out = append(out, *resp.Result...)
-	return append(out, `,"jsonrpc":"2.0"}`...), true
-}
-
-// canonicalJSON reports whether encoding/json would write the raw value b
-// unchanged: valid, with no space outside strings and nothing its HTML
-// escaping rewrites (<, >, & and U+2028, U+2029).
-func canonicalJSON(b []byte) bool {
-	if len(b) == 0 || !gjson.ValidBytes(b) {
-		return false
-	}
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; c {
-		case '<', '>', '&':
-			return false
-		case 0xE2:
-			if i+2 < len(b) && b[i+1] == 0x80 && b[i+2]&^1 == 0xA8 {
-				return false
-			}
-		case '"':
-			in = !in
-		case '\\':
-			i++ // valid JSON: an escape is inside a string
-		case ' ', '\t', '\r', '\n':
-			if !in {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// htmlSafeString reports whether encoding/json writes s as its bytes between
-// quotes: printable ASCII with nothing it escapes.
-func htmlSafeString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }

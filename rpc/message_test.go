@@ -156,7 +156,7 @@ func TestMessageWriteMatchesTheLibrary(t *testing.T) {
 		for _, r := range results {
 			raw := json.RawMessage(r.raw)
 			resp := &jsonrpc2.Response{ID: id.id, Result: &raw}
-			got, ok := appendResponse(nil, resp)
+			got, ok := jsonrpcmsg.AppendResponse(nil, resp)
 			want, err := libraryEncoding(typ, resp)
 			if ok != (id.fast && r.fast) {
 				t.Errorf("id %+v result %q: fast path %v", id.id, r.raw, ok)
@@ -173,7 +173,7 @@ func TestMessageWriteMatchesTheLibrary(t *testing.T) {
 		{Result: &raw, Meta: &raw},
 		{},
 	} {
-		if _, ok := appendResponse(nil, resp); ok {
+		if _, ok := jsonrpcmsg.AppendResponse(nil, resp); ok {
 			t.Errorf("fast path taken for %+v", resp)
 		}
 	}
@@ -241,7 +241,7 @@ func FuzzMessageCodec(f *testing.F) {
 		raw := json.RawMessage(result)
 		for _, id := range []jsonrpc2.ID{{Num: numID}, {Str: strID, IsString: true}} {
 			resp := &jsonrpc2.Response{ID: id, Result: &raw}
-			if got, ok := appendResponse(nil, resp); ok {
+			if got, ok := jsonrpcmsg.AppendResponse(nil, resp); ok {
 				want, err := libraryEncoding(typ, resp)
 				if err != nil || !bytes.Equal(got, want) {
 					t.Fatalf("fast path wrote %q, library %q (%v)", got, want, err)

@@ -301,7 +301,7 @@ func (s *Stream) logf(msgType int, format string, args ...any) {
 // written directly (message.go).
 func (s *Stream) WriteObject(obj any) error {
 	if m := s.view(obj); m != nil && m.Request == nil && m.Response != nil {
-		if data, ok := appendResponse(nil, m.Response); ok {
+		if data, ok := jsonrpcmsg.AppendResponse(nil, m.Response); ok {
 			return s.writeFrame(restoreID(data))
 		}
 	}
