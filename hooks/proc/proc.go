@@ -469,8 +469,15 @@ func Run(ctx context.Context, c Command) (res Result) {
 }
 
 // reaping counts the hooks whose exit is known and whose reaping has not
-// finished (reap).
-var reaping sync.WaitGroup
+// finished (reap). Not a WaitGroup: hooks may still end, and start their
+// reaping, while a process that is exiting waits in Settle.
+var reaping struct {
+	mu      sync.Mutex
+	pending int
+	idle    *sync.Cond
+}
+
+func init() { reaping.idle = sync.NewCond(&reaping.mu) }
 
 // Settle returns once every hook whose result Run has returned is reaped,
 // its pipes closed and its watchdog slot cleared (reap): at once, or within
@@ -478,7 +485,13 @@ var reaping sync.WaitGroup
 // the watchdog kills every group still in its table when the process ends,
 // and a finished hook's helpers that redirected their output are meant to
 // outlive it.
-func Settle() { reaping.Wait() }
+func Settle() {
+	reaping.mu.Lock()
+	defer reaping.mu.Unlock()
+	for reaping.pending > 0 {
+		reaping.idle.Wait()
+	}
+}
 
 // reap reaps a hook that has exited, on a goroutine of its own, then closes
 // its pipes, ends its guard and makes the next hook's pipes (spare). Run's
@@ -489,9 +502,17 @@ func Settle() { reaping.Wait() }
 // so the guard, which ends only after the reaping, can never reach another
 // process.
 func reap(cmd *exec.Cmd, pidfd io.Closer, p *pipes, unguard func()) {
-	reaping.Add(1)
+	reaping.mu.Lock()
+	reaping.pending++
+	reaping.mu.Unlock()
 	go func() {
-		defer reaping.Done()
+		defer func() {
+			reaping.mu.Lock()
+			if reaping.pending--; reaping.pending == 0 {
+				reaping.idle.Broadcast()
+			}
+			reaping.mu.Unlock()
+		}()
 		_ = pidfd.Close()
 		_ = cmd.Wait()
 		p.closeAll()

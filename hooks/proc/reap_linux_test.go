@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -94,5 +95,37 @@ func TestRun_TheNextHooksPipesAreMadeAfterTheReply(t *testing.T) {
 	hook()
 	if spare.p == nil || spare.p == first {
 		t.Fatalf("the next hook did not take the pipes made ahead (spare %p, first %p)", spare.p, first)
+	}
+}
+
+// Settle may be called while hooks still end and start their reaping (a
+// process exiting while its last hooks are killed): it neither panics nor
+// waits for ever, and once every hook has returned it leaves none
+// unreaped.
+func TestSettle_WhileHooksStillEnd(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				run(context.Background(), Command{Script: `true`, Stdin: []byte(`{}`)})
+			}
+		}()
+	}
+	settled := make(chan struct{})
+	go func() {
+		defer close(settled)
+		for range 50 {
+			Settle()
+		}
+	}()
+	wg.Wait()
+	<-settled
+	Settle()
+	reaping.mu.Lock()
+	defer reaping.mu.Unlock()
+	if reaping.pending != 0 {
+		t.Fatalf("%d hooks unreaped after Settle", reaping.pending)
 	}
 }
