@@ -14,16 +14,9 @@ func AppendResponse(dst []byte, resp *jsonrpc2.Response) (out []byte, ok bool) {
 	if resp.Error != nil || resp.Meta != nil || resp.Result == nil || !CanonicalJSON(*resp.Result) {
 		return dst, false
 	}
-	out = append(dst, `{"id":`...)
-	if resp.ID.IsString {
-		if !HTMLSafeString(resp.ID.Str) {
-			return dst, false
-		}
-		out = append(out, '"')
-		out = append(out, resp.ID.Str...)
-		out = append(out, '"')
-	} else {
-		out = strconv.AppendUint(out, resp.ID.Num, 10)
+	out, ok = appendID(append(dst, `{"id":`...), resp.ID)
+	if !ok {
+		return dst, false
 	}
 	out = append(out, `,"result":`...)
 	out = append(out, *resp.Result...)
@@ -83,16 +76,8 @@ func AppendRequest(dst []byte, req *jsonrpc2.Request) (out []byte, ok bool) {
 	}
 	out = append(dst, '{')
 	if !req.Notif {
-		out = append(out, `"id":`...)
-		if req.ID.IsString {
-			if !HTMLSafeString(req.ID.Str) {
-				return dst, false
-			}
-			out = append(out, '"')
-			out = append(out, req.ID.Str...)
-			out = append(out, '"')
-		} else {
-			out = strconv.AppendUint(out, req.ID.Num, 10)
+		if out, ok = appendID(append(out, `"id":`...), req.ID); !ok {
+			return dst, false
 		}
 		out = append(out, ',')
 	}
@@ -104,4 +89,18 @@ func AppendRequest(dst []byte, req *jsonrpc2.Request) (out []byte, ok bool) {
 		out = append(out, *req.Params...)
 	}
 	return append(out, '}'), true
+}
+
+// appendID appends id as encoding/json writes it, when that is a plain
+// copy: a number, or a string HTMLSafeString writes as it is.
+func appendID(dst []byte, id jsonrpc2.ID) ([]byte, bool) {
+	if !id.IsString {
+		return strconv.AppendUint(dst, id.Num, 10), true
+	}
+	if !HTMLSafeString(id.Str) {
+		return dst, false
+	}
+	dst = append(dst, '"')
+	dst = append(dst, id.Str...)
+	return append(dst, '"'), true
 }
