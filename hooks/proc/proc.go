@@ -256,12 +256,14 @@ func Run(ctx context.Context, c Command) (res Result) {
 	// blocking, a dozen system calls per pipe), and hookd's ends are read
 	// and written by Run's own goroutines (pipes.go).
 	var p pipes
+	// Run ends the hook's guard and closes its pipes as it returns, unless
 	// reapLater: the exit is known without Wait, and reap (below), started
-	// once the result is made, reaps the hook, closes the pipes and ends its
-	// guard after Run returns.
+	// once the result is made, does both after Run returns.
 	reapLater := false
+	unguard := func() {}
 	defer func() {
 		if !reapLater {
+			unguard()
 			p.closeAll()
 		}
 	}()
@@ -293,12 +295,7 @@ func Run(ctx context.Context, c Command) (res Result) {
 		res.Err = startError(err)
 		return res
 	}
-	unguard := guard(cmd)
-	defer func() {
-		if !reapLater {
-			unguard()
-		}
-	}()
+	unguard = guard(cmd)
 
 	// The payload is written once the hook is guarded, so a hook that has
 	// read it is. As much as the pipe takes at once is written here (a
@@ -498,9 +495,8 @@ func Settle() {
 // result does not wait for it: on Linux the exit is known before the
 // reaping (awaitExit), and what is left (waitid, a dozen closes and epoll
 // removals, the next pipes) runs after the reply rather than before it.
-// Until it is reaped the hook's pid and group stay its own,
-// so the guard, which ends only after the reaping, can never reach another
-// process.
+// Until it is reaped the hook's pid and group stay its own, so the guard,
+// which ends only after the reaping, can never reach another process.
 func reap(cmd *exec.Cmd, pidfd io.Closer, p *pipes, unguard func()) {
 	reaping.mu.Lock()
 	reaping.pending++
