@@ -170,6 +170,14 @@ func BenchmarkInterleaved_TrivialCommand(b *testing.B) {
 		{name: "sidecar", op: caller(sidecar, req)},
 		{name: "rawsidecar", op: caller(raw, req)},
 	}
+	if before := os.Getenv(beforeBinEnv); before != "" {
+		b.Setenv("HOOKD_BIN", before)
+		sides = append(sides, struct {
+			name string
+			op   func()
+			took []time.Duration
+		}{name: "before", op: caller(rawServe(b, trueStop), req)})
+	}
 	for _, s := range sides {
 		s.op() // the first of each is not timed
 	}
@@ -206,4 +214,13 @@ func BenchmarkInterleaved_TrivialCommand(b *testing.B) {
 		b.ReportMetric(mean[s.name]/mean["exec"], s.name+"/exec")
 	}
 	b.ReportMetric(mean["hookd"]/mean["rawsidecar"], "hookd/rawsidecar")
+	if _, ok := mean["before"]; ok {
+		b.ReportMetric(mean["hookd"]/mean["before"], "hookd/before")
+	}
 }
+
+// beforeBinEnv names a second hookd binary (another build, say the commit
+// before a change) that BenchmarkInterleaved_TrivialCommand times as a
+// fifth side, in the same rotation, reporting hookd/before: a before and
+// after taken op by op.
+const beforeBinEnv = "HOOKD_BIN_BEFORE"
