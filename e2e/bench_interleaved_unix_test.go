@@ -160,11 +160,12 @@ func BenchmarkInterleaved_TrivialCommand(b *testing.B) {
 		}
 	}
 	req := `{"id":1,"jsonrpc":"2.0","method":"hooks/run","params":{"event":"Stop","input":{}}}`
-	sides := []struct {
+	type side struct {
 		name string
 		op   func()
 		took []time.Duration
-	}{
+	}
+	sides := []side{
 		{name: "exec", op: hostExec},
 		{name: "hookd", op: caller(hookd, req)},
 		{name: "sidecar", op: caller(sidecar, req)},
@@ -172,11 +173,7 @@ func BenchmarkInterleaved_TrivialCommand(b *testing.B) {
 	}
 	if before := os.Getenv(beforeBinEnv); before != "" {
 		b.Setenv("HOOKD_BIN", before)
-		sides = append(sides, struct {
-			name string
-			op   func()
-			took []time.Duration
-		}{name: "before", op: caller(rawServe(b, trueStop), req)})
+		sides = append(sides, side{name: "before", op: caller(rawServe(b, trueStop), req)})
 	}
 	for _, s := range sides {
 		s.op() // the first of each is not timed
